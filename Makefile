@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# kconform: the two commands of the README are `make run` (the main job)
+# and `make check` (the project's tests). Both install what is missing
+# from Debian's packages first.
+
+PYTHON ?= python3
+SYSTEM_PYTHON ?= /usr/bin/python3
+SHARED ?= ../shared
+ARGS ?=
+KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
+
+.PHONY: run check deps deps-tests unit typecheck series export
+
+## The main job: build the patched kernels, boot them, run every suite, report.
+run: deps
+	$(KCONFORM) run $(ARGS)
+
+## The project's tests: runner unit tests, types, the series, the full run.
+check: deps-tests unit typecheck series
+	@rc=0; $(KCONFORM) run $(ARGS) || rc=1; \
+	if [ -x $(SHARED)/tools/check-results ]; then \
+		$(PYTHON) $(SHARED)/tools/check-results results/results.json || rc=1; \
+	else echo "check-results: $(SHARED)/tools/check-results not found, shape not checked"; fi; \
+	tail -n 1 results/summary.txt; exit $$rc
+
+deps:
+	$(KCONFORM) deps
+
+deps-tests:
+	$(KCONFORM) deps --tests
+
+unit:
+	PYTHONPATH=tools/testing $(PYTHON) -m unittest discover -s tools/testing/kconform/tests -t tools/testing
+
+typecheck:
+	cd tools/testing && $(SYSTEM_PYTHON) -m mypy --strict kconform
+
+series: deps
+	$(KCONFORM) series $(ARGS)
+
+## The series as a git am-able set with a cover letter, in outgoing/.
+export: deps
+	$(KCONFORM) export $(ARGS)

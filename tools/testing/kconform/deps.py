@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Debian packages the run needs: check, and install them when root."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from typing import List, Sequence
+
+from .model import KconformError
+
+# What each stage needs, by Debian package name.
+RUN_PACKAGES = (
+	'linux-source-6.1',		# the pristine tree
+	'build-essential', 'flex', 'bison', 'bc', 'libelf-dev', 'libssl-dev',
+	'dwarves', 'ccache', 'python3',	# kernel builds
+	'quilt', 'rsync', 'perl',	# the series (checkpatch is perl)
+	'qemu-system-x86', 'busybox-static', 'cpio', 'kmod', 'xz-utils',
+)
+TEST_PACKAGES = ('python3-mypy',)
+
+
+def missing(packages: Sequence[str]) -> List[str]:
+	out = []
+	for pkg in packages:
+		r = subprocess.run(['dpkg-query', '-W', '-f=${Status}', pkg],
+				   capture_output=True, text=True, check=False)
+		if 'install ok installed' not in r.stdout:
+			out.append(pkg)
+	return out
+
+
+def ensure(packages: Sequence[str]) -> None:
+	"""Install what is missing, or stop with the command to run."""
+	need = missing(packages)
+	if not need:
+		return
+	cmd = ['apt-get', 'install', '-y', '--no-install-recommends', *need]
+	if os.geteuid() != 0:
+		raise KconformError('missing Debian packages: ' + ' '.join(need) +
+				    '\nrun: sudo apt-get update && sudo ' + ' '.join(cmd))
+	print('kconform: installing ' + ' '.join(need), flush=True)
+	env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+	for argv in (['apt-get', 'update', '-q'], cmd):
+		r = subprocess.run(argv, env=env, capture_output=True, text=True,
+				   check=False)
+		if r.returncode != 0:
+			raise KconformError(f'{" ".join(argv)} failed:\n'
+					    + (r.stdout + r.stderr)[-3000:])
+	still = missing(need)
+	if still:
+		raise KconformError('still missing after apt-get: ' + ' '.join(still))

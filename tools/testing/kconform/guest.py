@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The kselftest path: one guest kernel, a busybox initramfs, one boot.
+
+The guest kernel starts from allnoconfig plus tools/testing/guest/
+base.config plus each selected target's own `config`, as kselftest
+targets expect. The tests are built and installed by the tree's own
+`make -C tools/testing/selftests install`; the initramfs holds Debian's
+static busybox, the installed tests and the shared libraries they need.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Sequence
+
+from . import console, kconfig, proc
+from .model import KconformError, Suite
+from .suites import SuiteSpec
+
+BUSYBOX = Path('/bin/busybox')
+UP_MARKER = 'kconform: guest userspace up'
+CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5'
+
+
+@dataclass
+class GuestJob:
+	repo: Path
+	tree: Path
+	build_dir: Path
+	out: Path
+	jobs: int
+	timeout: int
+
+	@property
+	def image(self) -> Path:
+		return self.build_dir / 'arch/x86/boot/bzImage'
+
+	@property
+	def initramfs(self) -> Path:
+		return self.build_dir / 'kconform-initramfs.cpio'
+
+	def make(self, *targets: str) -> List[str]:
+		return ['make', '-C', str(self.tree), f'O={self.build_dir}',
+			'ARCH=x86_64', 'CC=ccache gcc', f'-j{self.jobs}', *targets]
+
+
+def targets(specs: Sequence[SuiteSpec]) -> List[str]:
+	return [s.kselftest for s in specs if s.kselftest]
+
+
+def configure(job: GuestJob, specs: Sequence[SuiteSpec]) -> bool:
+	"""Write the guest .config; returns False when nothing changed."""
+	frags = [job.repo / 'tools/testing/guest/base.config']
+	frags += [job.tree / 'tools/testing/selftests' / t / 'config'
+		  for t in targets(specs)
+		  if (job.tree / 'tools/testing/selftests' / t / 'config').exists()]
+	merged = kconfig.merge(frags)
+	job.build_dir.mkdir(parents=True, exist_ok=True)
+	frag = job.build_dir / 'kconform.config'
+	dotconfig = job.build_dir / '.config'
+	if frag.exists() and frag.read_text() == merged and dotconfig.exists():
+		return False
+	frag.write_text(merged)
+	proc.check(job.make(f'KCONFIG_ALLCONFIG={frag}', 'allnoconfig'),
+		   job.out / 'guest-config.log', 600, 'guest kernel allnoconfig')
+	lost = kconfig.missing(merged, dotconfig.read_text())
+	if lost:
+		frag.unlink()
+		raise KconformError('guest .config lacks requested symbols '
+				    '(unmet dependencies?):\n  ' + '\n  '.join(lost))
+	return True
+
+
+def build(job: GuestJob) -> None:
+	proc.check(job.make('bzImage'), job.out / 'guest-build.log', 3600,
+		   'guest kernel build')
+	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
+		   'guest kernel headers')
+
+
+def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
+	dest = job.build_dir / 'kselftest_install'
+	if dest.exists():
+		shutil.rmtree(dest)
+	names = targets(specs)
+	proc.check(['make', '-C', str(job.tree / 'tools/testing/selftests'),
+		    f'O={job.build_dir}', f'TARGETS={" ".join(names)}',
+		    f'KSFT_INSTALL_PATH={dest}', f'-j{job.jobs}', 'install'],
+		   job.out / 'kselftest-install.log', 1800, 'kselftest install')
+	return dest
+
+
+def _libraries(binary: Path) -> List[Path]:
+	try:
+		out = subprocess.run(['ldd', str(binary)], capture_output=True,
+				     text=True, timeout=30, check=False).stdout
+	except (OSError, subprocess.TimeoutExpired):
+		return []
+	libs = []
+	for line in out.splitlines():
+		for word in line.split():
+			if word.startswith('/') and os.path.exists(word):
+				libs.append(Path(word))
+	return libs
+
+
+def _is_elf(path: Path) -> bool:
+	try:
+		with open(path, 'rb') as f:
+			return f.read(4) == b'\x7fELF'
+	except OSError:
+		return False
+
+
+def make_initramfs(job: GuestJob, installed: Path) -> None:
+	root = job.build_dir / 'initramfs-root'
+	if root.exists():
+		shutil.rmtree(root)
+	for d in ('bin', 'sbin', 'usr/bin', 'usr/sbin', 'proc', 'sys', 'dev',
+		  'tmp', 'run', 'etc', 'lib', 'lib64'):
+		(root / d).mkdir(parents=True)
+	if not BUSYBOX.exists():
+		raise KconformError(f'{BUSYBOX} is missing: install busybox-static')
+	shutil.copy2(BUSYBOX, root / 'bin/busybox')
+	init = root / 'init'
+	shutil.copyfile(job.repo / 'tools/testing/guest/init', init)
+	init.chmod(0o755)
+	shutil.copytree(installed, root / 'kselftest', symlinks=True)
+	libs = set()
+	for f in (root / 'kselftest').rglob('*'):
+		if f.is_file() and _is_elf(f):
+			libs.update(_libraries(f))
+	for lib in sorted(libs):
+		target = root / str(lib.resolve()).lstrip('/')
+		target.parent.mkdir(parents=True, exist_ok=True)
+		shutil.copy2(lib.resolve(), target)
+		alias = root / str(lib).lstrip('/')
+		if not alias.exists():
+			alias.parent.mkdir(parents=True, exist_ok=True)
+			alias.symlink_to(lib.resolve())
+	files = sorted(str(p.relative_to(root)) for p in root.rglob('*'))
+	with open(job.initramfs, 'wb') as out:
+		r = subprocess.run(['cpio', '--quiet', '-o', '-H', 'newc',
+				    '-R', '0:0'], cwd=root, stdout=out,
+				   input='\n'.join(['.'] + files).encode(),
+				   stderr=subprocess.PIPE, check=False)
+	if r.returncode != 0:
+		raise KconformError('cpio failed: ' + r.stderr.decode(errors='replace'))
+
+
+def qemu_argv(job: GuestJob, accel: Sequence[str], append: str) -> List[str]:
+	return ['qemu-system-x86_64', '-nodefaults', '-nographic', '-no-reboot',
+		'-m', '2048', '-smp', '2', '-serial', 'stdio',
+		'-bios', 'qboot.rom', *accel, '-kernel', str(job.image),
+		'-initrd', str(job.initramfs), '-append', append]
+
+
+def probe(job: GuestJob, accel: Sequence[str], timeout: float) -> bool:
+	"""Does a boot with these accelerator arguments reach userspace?"""
+	r = proc.run(qemu_argv(job, accel, CMDLINE + ' kconform.probe'),
+		     job.out / 'accel-probe.log', timeout, stop_when=UP_MARKER)
+	return any(UP_MARKER in l for l in r.lines)
+
+
+def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
+	 echo: bool = False) -> List[Suite]:
+	r = proc.run(qemu_argv(job, accel, CMDLINE), job.out / 'guest-console.log',
+		     job.timeout, echo=echo)
+	return console.suites_from_console(r.lines, 'kselftest', targets(specs),
+					   r.timed_out, '<guest boot>')
+

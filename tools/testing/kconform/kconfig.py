@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Kconfig fragments: merge them, and prove .config took every line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+_SET = re.compile(r'^(CONFIG_\w+)=(.*)$')
+_UNSET = re.compile(r'^# (CONFIG_\w+) is not set$')
+
+
+def parse(text: str) -> Dict[str, str]:
+	"""Symbol -> value ('n' for "is not set"); other lines are ignored."""
+	out: Dict[str, str] = {}
+	for line in text.splitlines():
+		line = line.strip()
+		m = _SET.match(line)
+		if m:
+			out[m.group(1)] = m.group(2)
+			continue
+		m = _UNSET.match(line)
+		if m:
+			out[m.group(1)] = 'n'
+	return out
+
+
+def merge(fragments: Sequence[Path]) -> str:
+	"""Concatenate fragments; later ones win, as in merge_config.sh."""
+	parts = []
+	for f in fragments:
+		parts.append(f'# --- {f.name}\n{f.read_text()}')
+	return '\n'.join(parts)
+
+
+def missing(requested: str, dotconfig: str) -> List[str]:
+	"""Requested lines that .config does not hold, as readable strings."""
+	want = parse(requested)
+	have = parse(dotconfig)
+	out = []
+	for sym, val in want.items():
+		got = have.get(sym, 'n')
+		if got != val:
+			out.append(f'{sym}={val} (.config has {sym}={got})')
+	return out

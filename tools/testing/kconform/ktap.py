@@ -1,0 +1,279 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Parse KTAP (KUnit) and nested TAP 13 (kselftest) from a console log.
+
+One parser serves both paths. KUnit nests by four spaces of indentation;
+kselftest's runner nests a program's own TAP behind "# ". A line that
+fits neither the grammar nor the nesting is kernel noise or a diagnostic.
+The parser never invents a pass: a missing result line, a plan that does
+not match, or a malformed result line are reported as problems.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Tuple
+
+from .model import Case, Status, Suite
+
+Line = Tuple[int, str]
+
+_TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+_HEADER = re.compile(r'^K?TAP version \d+\s*$')
+_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
+_RESULT = re.compile(r'^(not ok|ok)\b(.*)$')
+_RESULT_FULL = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?(.*))?$')
+_SUBTEST = re.compile(r'^# Subtest: (.+)$')
+_STATS = re.compile(r'(pass:\d+ fail:\d+|^#?\s*Totals:|^# (PASSED|FAILED): |'
+		    r'^#?\s*(RUN|OK|FAIL|SKIP)\s{2,}|^Starting \d+ tests)')
+_KSFT_PROG = re.compile(r'^selftests: (\S+): (\S+)$')
+MAX_MESSAGE = 2000
+
+
+@dataclass
+class Node:
+	"""One result line and everything nested above it."""
+	name: str
+	ok: Optional[bool]		# None: the result line never came
+	directive: str = ''
+	diag: List[Line] = field(default_factory=list)
+	children: List['Node'] = field(default_factory=list)
+	problems: List[str] = field(default_factory=list)
+	first: int = -1
+	last: int = -1
+
+
+@dataclass
+class Level:
+	nodes: List[Node] = field(default_factory=list)
+	plan: Optional[int] = None
+	structured: bool = False
+	subtest: str = ''
+	problems: List[str] = field(default_factory=list)
+	diag: List[Line] = field(default_factory=list)
+
+
+def clean(raw: Sequence[str]) -> List[Line]:
+	"""Number the lines and strip printk timestamps and line ends."""
+	out: List[Line] = []
+	for i, text in enumerate(raw):
+		text = text.rstrip('\r\n').replace('\r', '')
+		out.append((i, _TIMESTAMP.sub('', text)))
+	return out
+
+
+def _structural(text: str) -> bool:
+	return bool(_HEADER.match(text) or _PLAN.match(text) or
+		    _RESULT.match(text))
+
+
+def _split_result(text: str) -> Tuple[bool, int, str, str]:
+	m = _RESULT_FULL.match(text)
+	if not m:
+		raise ValueError(text)
+	rest = m.group(3) or ''
+	directive = ''
+	if rest.startswith('# '):
+		rest, directive = '', rest[2:]
+	elif ' # ' in rest:
+		rest, directive = rest.split(' # ', 1)
+	return m.group(1) == 'ok', int(m.group(2)), rest.strip(), directive.strip()
+
+
+def parse_level(lines: Sequence[Line]) -> Level:
+	level = Level()
+	child: List[Line] = []
+	hash_child = False
+	diag: List[Line] = []
+	expected = 1
+
+	def close(node: Node) -> None:
+		nonlocal child, diag, hash_child
+		sub = parse_level(child) if child else Level()
+		if sub.structured:
+			node.children = sub.nodes
+			node.problems = sub.problems
+			node.diag = diag + sub.diag
+			if sub.plan is not None and sub.plan != len(sub.nodes):
+				node.problems.append(
+					f'plan says 1..{sub.plan} but {len(sub.nodes)} '
+					f'results were reported')
+			if not node.name:
+				node.name = sub.subtest
+		else:
+			node.diag = sorted(diag + child)
+		starts = [i for i, _ in diag + child]
+		node.first = min(starts) if starts else node.last
+		child, diag, hash_child = [], [], False
+
+	for idx, text in lines:
+		if text.startswith('    '):
+			child.append((idx, text[4:]))
+			continue
+		if text.startswith('\t'):
+			child.append((idx, text[1:]))
+			continue
+		if text.startswith('#'):
+			inner = text[2:] if text.startswith('# ') else text[1:]
+			if hash_child or _structural(inner):
+				hash_child = True
+				child.append((idx, inner))
+				continue
+		if _RESULT.match(text):
+			level.structured = True
+			try:
+				ok, num, name, directive = _split_result(text)
+			except ValueError:
+				level.problems.append(
+					f'malformed result line {idx + 1}: {text!r}')
+				continue
+			if num != expected:
+				level.problems.append(
+					f'result line {idx + 1} is numbered {num}, '
+					f'expected {expected}')
+			expected = num + 1
+			node = Node(name, ok, directive, last=idx)
+			close(node)
+			level.nodes.append(node)
+			continue
+		if _HEADER.match(text):
+			level.structured = True
+			diag = []
+			continue
+		m = _PLAN.match(text)
+		if m:
+			level.structured = True
+			level.plan = int(m.group(1))
+			continue
+		m = _SUBTEST.match(text)
+		if m:
+			level.subtest = m.group(1).strip()
+			continue
+		if text.strip():
+			diag.append((idx, text[1:].strip() if text.startswith('#')
+				     else text.strip()))
+
+	if child and parse_level(child).structured:
+		name = ''
+		for _, d in reversed(diag):
+			m = _KSFT_PROG.match(d)
+			if m:
+				name = d
+				break
+		node = Node(name, None, last=child[-1][0])
+		close(node)
+		node.name = node.name or '<unnamed>'
+		level.nodes.append(node)
+	else:
+		level.diag = sorted(diag + child)
+	return level
+
+
+def parse(raw: Sequence[str]) -> Level:
+	return parse_level(clean(raw))
+
+
+def _message(node: Node) -> str:
+	keep = [t for _, t in node.diag if t and not _STATS.search(t) and
+		not _KSFT_PROG.match(t)]
+	text = '\n'.join(keep)
+	return text[-MAX_MESSAGE:]
+
+
+def node_status(node: Node) -> Tuple[Status, str]:
+	"""The verdict of one result line, with the reason for a non-pass."""
+	if node.ok is None:
+		return Status.CRASH, ('no result line: the output ended here '
+				      '(truncated)\n' + _message(node)).strip()
+	word, _, reason = node.directive.partition(' ')
+	if word.upper() == 'SKIP':
+		if reason.strip():
+			return Status.SKIP, reason.strip()
+		return Status.FAIL, 'skipped without a reason'
+	if word.upper() == 'TIMEOUT':
+		return Status.TIMEOUT, ('timed out ' + reason).strip()
+	if node.ok:
+		return Status.PASS, ''
+	msg = _message(node)
+	if node.directive:
+		msg = (node.directive + '\n' + msg).strip()
+	return Status.FAIL, msg or 'not ok, without a diagnostic'
+
+
+def leaf_cases(node: Node, prefix: str = '') -> List[Case]:
+	"""Flatten a node into cases: one per leaf, named by its path."""
+	name = prefix + node.name
+	status, msg = node_status(node)
+	if not node.children:
+		return [Case(name, status, msg)]
+	cases: List[Case] = []
+	for child in node.children:
+		cases.extend(leaf_cases(child, name + '/'))
+	for problem in node.problems:
+		cases.append(Case(name + '/<ktap>', Status.FAIL, problem))
+	if status != Status.PASS and all(c.status == Status.PASS
+					 for c in cases):
+		cases.append(Case(name, status, msg or
+				  'the parent result is not ok although '
+				  'every subtest passed'))
+	return cases
+
+
+def _suite_from(node: Node, name: str, kind: str, cases: List[Case]) -> Suite:
+	suite = Suite(name, kind, cases)
+	status, msg = node_status(node)
+	if node.ok is None:
+		suite.status, suite.message = status, f'{kind} suite {name}: {msg}'
+		suite.cases.append(Case('<suite>', status, suite.message))
+	elif status in (Status.FAIL, Status.TIMEOUT) and \
+			all(c.status == Status.PASS for c in cases):
+		suite.cases.append(Case('<suite>', status, msg))
+	return suite
+
+
+def kunit_suites(level: Level) -> List[Suite]:
+	suites = []
+	for node in level.nodes:
+		cases: List[Case] = []
+		for child in node.children:
+			cases.extend(leaf_cases(child))
+		for problem in node.problems:
+			cases.append(Case('<ktap>', Status.FAIL, problem))
+		suites.append(_suite_from(node, node.name, 'kunit', cases))
+	return suites
+
+
+def kselftest_suites(level: Level) -> List[Suite]:
+	"""Group program results by kselftest target ("selftests: T: P")."""
+	suites: dict[str, Suite] = {}
+	for node in level.nodes:
+		m = _KSFT_PROG.match(node.name)
+		target, prog = (m.group(1), m.group(2)) if m else (node.name, node.name)
+		cases: List[Case] = []
+		for child in node.children:
+			cases.extend(leaf_cases(child, prog + '/'))
+		for problem in node.problems:
+			cases.append(Case(prog + '/<tap>', Status.FAIL, problem))
+		if not node.children:
+			status, msg = node_status(node)
+			cases.append(Case(prog, status, msg))
+		new = _suite_from(node, target, 'kselftest', cases)
+		if target in suites:
+			old = suites[target]
+			old.cases.extend(new.cases)
+			if new.status in (Status.CRASH, Status.TIMEOUT):
+				old.status, old.message = new.status, new.message
+		else:
+			suites[target] = new
+	return list(suites.values())
+
+
+def level_problems(level: Level, what: str) -> List[str]:
+	problems = list(level.problems)
+	if not level.structured:
+		problems.append(f'no {what} output was found in the console log')
+	elif level.plan is not None and level.plan != len(level.nodes) and \
+			all(n.ok is not None for n in level.nodes):
+		problems.append(f'top-level plan says 1..{level.plan} but '
+				f'{len(level.nodes)} results were reported')
+	return problems

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Result objects shared by every stage of a kconform run."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import List
+
+
+class Status(str, enum.Enum):
+	PASS = 'pass'
+	FAIL = 'fail'
+	SKIP = 'skip'
+	CRASH = 'crash'
+	TIMEOUT = 'timeout'
+
+
+BAD = (Status.FAIL, Status.CRASH, Status.TIMEOUT)
+
+
+class KconformError(Exception):
+	"""A stage failed; the message names what and where, with evidence."""
+
+
+@dataclass
+class Case:
+	name: str
+	status: Status
+	message: str = ''
+
+
+@dataclass
+class Suite:
+	name: str
+	kind: str			# 'kunit', 'kselftest' or 'bench'
+	cases: List[Case] = field(default_factory=list)
+	status: Status = Status.PASS
+	message: str = ''
+
+	def settle(self) -> None:
+		"""Derive the suite status from its cases, unless already bad."""
+		if self.status in (Status.CRASH, Status.TIMEOUT):
+			return
+		if not self.cases:
+			self.status = Status.FAIL
+			self.message = self.message or 'no test cases were reported'
+			self.cases.append(Case('<suite>', Status.FAIL, self.message))
+			return
+		statuses = {c.status for c in self.cases}
+		for bad in BAD:
+			if bad in statuses:
+				self.status = Status.FAIL if bad == Status.FAIL else bad
+				return
+		self.status = Status.SKIP if statuses == {Status.SKIP} else Status.PASS
+
+	def fail_all(self, status: Status, message: str) -> None:
+		"""Mark the suite bad; cases with no verdict yet get the message."""
+		self.status = status
+		self.message = message
+		if not self.cases:
+			self.cases.append(Case('<suite>', status, message))

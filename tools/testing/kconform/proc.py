@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Run commands: argument lists only, output teed to a log, hard timeouts."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+from .model import KconformError
+
+LOG_TAIL = 40
+
+
+@dataclass
+class Run:
+	argv: List[str]
+	lines: List[str]
+	returncode: int
+	timed_out: bool
+	elapsed: float
+	log: Path
+
+	def tail(self, n: int = LOG_TAIL) -> str:
+		return ''.join(self.lines[-n:])
+
+
+def run(argv: Sequence[str], log: Path, timeout: float,
+	cwd: Optional[Path] = None, env: Optional[Dict[str, str]] = None,
+	stop_when: Optional[str] = None, echo: bool = False) -> Run:
+	"""Run argv, write its output to log, kill its group at the timeout.
+
+	stop_when ends the run early (as a success) once a line holds it.
+	"""
+	log.parent.mkdir(parents=True, exist_ok=True)
+	full_env = dict(os.environ)
+	if env:
+		full_env.update(env)
+	start = time.monotonic()
+	lines: List[str] = []
+	seen = threading.Event()
+	with open(log, 'w', encoding='utf-8', errors='replace') as out:
+		out.write('$ ' + ' '.join(shlex.quote(a) for a in argv) + '\n')
+		out.flush()
+		try:
+			proc = subprocess.Popen(list(argv), cwd=cwd, env=full_env,
+						stdin=subprocess.DEVNULL,
+						stdout=subprocess.PIPE,
+						stderr=subprocess.STDOUT,
+						start_new_session=True)
+		except OSError as e:
+			raise KconformError(f'cannot run {argv[0]}: {e}') from e
+		assert proc.stdout is not None
+
+		def reader() -> None:
+			assert proc.stdout is not None
+			for raw in proc.stdout:
+				text = raw.decode('utf-8', errors='replace')
+				lines.append(text)
+				out.write(text)
+				out.flush()
+				if echo:
+					print(text, end='', flush=True)
+				if stop_when and stop_when in text:
+					seen.set()
+		thread = threading.Thread(target=reader, daemon=True)
+		thread.start()
+		timed_out = False
+		deadline = start + timeout
+		while proc.poll() is None:
+			if seen.is_set():
+				_kill(proc)
+				break
+			if time.monotonic() > deadline:
+				timed_out = True
+				_kill(proc)
+				break
+			time.sleep(0.1)
+		proc.wait()
+		thread.join(timeout=5)
+		proc.stdout.close()
+	code = 0 if seen.is_set() else proc.returncode
+	return Run(list(argv), lines, code, timed_out,
+		   time.monotonic() - start, log)
+
+
+def _kill(proc: 'subprocess.Popen[bytes]') -> None:
+	try:
+		os.killpg(proc.pid, signal.SIGKILL)
+	except ProcessLookupError:
+		pass
+
+
+def check(argv: Sequence[str], log: Path, timeout: float, what: str,
+	  cwd: Optional[Path] = None, env: Optional[Dict[str, str]] = None) -> Run:
+	"""Run argv and raise KconformError with the log tail if it fails."""
+	r = run(argv, log, timeout, cwd=cwd, env=env)
+	if r.timed_out:
+		raise KconformError(f'{what}: timed out after {timeout:.0f} s '
+				    f'(log: {log})\n{r.tail()}')
+	if r.returncode != 0:
+		raise KconformError(f'{what}: failed with exit code '
+				    f'{r.returncode} (log: {log})\n{r.tail()}')
+	return r

@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The parser and crash detection on recorded console logs."""
+
+import unittest
+from pathlib import Path
+from typing import Dict, List
+
+from kconform import console, ktap
+from kconform.model import Status, Suite
+
+DATA = Path(__file__).parent / 'test_data'
+
+
+def load(name: str) -> List[str]:
+	return (DATA / name).read_text().splitlines()
+
+
+def cases(suite: Suite) -> Dict[str, Status]:
+	return {c.name: c.status for c in suite.cases}
+
+
+def by_name(suites: List[Suite]) -> Dict[str, Suite]:
+	return {s.name: s for s in suites}
+
+
+class KunitTest(unittest.TestCase):
+
+	def run_log(self, name: str, expected: List[str], timed_out: bool = False) -> Dict[str, Suite]:
+		return by_name(console.suites_from_console(
+			load(name), 'kunit', expected, timed_out, '<kunit boot>'))
+
+	def test_all_passed_with_params_and_noise(self) -> None:
+		s = self.run_log('kunit_pass.log', ['tcp_ehash', 'example'])
+		self.assertEqual(set(s), {'tcp_ehash', 'example'})
+		self.assertEqual(cases(s['tcp_ehash']), {
+			'tcp_ehash_test_roundup/1 -> 1': Status.PASS,
+			'tcp_ehash_test_roundup/3 -> 4': Status.PASS,
+			'tcp_ehash_test_roundup/100 -> 128': Status.PASS,
+			'tcp_ehash_test_defaults': Status.PASS})
+		self.assertEqual(s['tcp_ehash'].status, Status.PASS)
+		self.assertEqual(s['example'].status, Status.PASS)
+
+	def test_failure_message_and_skip_reasons(self) -> None:
+		s = self.run_log('kunit_fail_skip.log', ['tcp_ehash'])['tcp_ehash']
+		self.assertEqual(s.status, Status.FAIL)
+		got = {c.name: c for c in s.cases}
+		fail = got['tcp_ehash_test_defaults']
+		self.assertEqual(fail.status, Status.FAIL)
+		self.assertIn('EXPECTATION FAILED at net/ipv4/tcp_ehash_test.c:80',
+			      fail.message)
+		self.assertIn('tw == 32 (0x20)', fail.message)
+		self.assertEqual(got['tcp_ehash_test_fallback'].status, Status.SKIP)
+		self.assertEqual(got['tcp_ehash_test_fallback'].message,
+				 'needs CONFIG_FAILSLAB')
+		# A skip must say why: one without a reason is a failure.
+		self.assertEqual(got['tcp_ehash_test_silent'].status, Status.FAIL)
+		self.assertEqual(got['tcp_ehash_test_silent'].message,
+				 'skipped without a reason')
+		self.assertEqual(got['tcp_ehash_test_free'].status, Status.PASS)
+
+	def test_panic_mid_suite_keeps_earlier_results(self) -> None:
+		s = self.run_log('kunit_panic.log', ['tcp_ehash', 'example'])
+		ehash = s['tcp_ehash']
+		self.assertEqual(ehash.status, Status.CRASH)
+		self.assertIn('BUG: kernel NULL pointer dereference', ehash.message)
+		self.assertIn('Kernel panic', ehash.message)
+		self.assertEqual(cases(ehash)['tcp_ehash_test_roundup'], Status.PASS)
+		self.assertIn(Status.CRASH, cases(ehash).values())
+		self.assertNotIn(Status.PASS, [c.status for c in ehash.cases
+					       if c.name.startswith('<')])
+		# The suite that never ran is reported, not forgotten.
+		self.assertEqual(s['example'].status, Status.FAIL)
+		self.assertIn('did not appear', s['example'].cases[0].message)
+
+	def test_truncated_output_is_not_a_pass(self) -> None:
+		s = self.run_log('kunit_truncated.log', ['tcp_ehash'])['tcp_ehash']
+		self.assertEqual(s.status, Status.CRASH)
+		self.assertIn('truncated', s.message)
+		self.assertEqual(cases(s)['tcp_ehash_test_defaults'], Status.PASS)
+
+	def test_truncated_by_timeout_is_a_timeout(self) -> None:
+		s = self.run_log('kunit_truncated.log', ['tcp_ehash', 'later'], timed_out=True)
+		self.assertEqual(s['tcp_ehash'].status, Status.TIMEOUT)
+		self.assertEqual(s['later'].status, Status.TIMEOUT)
+		self.assertIn('never started', s['later'].cases[0].message)
+
+	def test_malformed_line_is_reported(self) -> None:
+		s = self.run_log('kunit_malformed.log', ['tcp_ehash'])['tcp_ehash']
+		self.assertEqual(s.status, Status.FAIL)
+		msgs = [c.message for c in s.cases if c.name == '<ktap>']
+		self.assertTrue(any("malformed result line 7: 'ok two tcp_ehash_test_defaults'"
+				    in m for m in msgs), msgs)
+		self.assertTrue(any('plan says 1..3 but 2 results' in m for m in msgs), msgs)
+
+	def test_no_output_at_all(self) -> None:
+		s = self.run_log('no_output.log', ['tcp_ehash'])
+		self.assertEqual(s['tcp_ehash'].status, Status.FAIL)
+		boot = s['<kunit boot>']
+		self.assertEqual(boot.status, Status.FAIL)
+		self.assertIn('no KTAP output', boot.cases[0].message)
+
+
+class KselftestTest(unittest.TestCase):
+
+	def run_log(self, name: str, timed_out: bool = False) -> Dict[str, Suite]:
+		return by_name(console.suites_from_console(
+			load(name), 'kselftest', ['tcp_ehash'], timed_out, '<guest boot>'))
+
+	def test_nested_tap(self) -> None:
+		s = self.run_log('kselftest_nested.log')
+		self.assertEqual(set(s), {'tcp_ehash'})
+		got = {c.name: c for c in s['tcp_ehash'].cases}
+		self.assertEqual({n: c.status for n, c in got.items()}, {
+			'tcp_ehash_test/global.default_child_is_zero': Status.PASS,
+			'tcp_ehash_test/global.child_rounds_up': Status.FAIL,
+			'tcp_ehash_test/global.fallback_memcg': Status.SKIP,
+			'tcp_ehash_test/global.loopback': Status.PASS})
+		self.assertIn('Expected entries (100) == 128',
+			      got['tcp_ehash_test/global.child_rounds_up'].message)
+		self.assertEqual(got['tcp_ehash_test/global.fallback_memcg'].message,
+				 'memory controller not available')
+		self.assertEqual(s['tcp_ehash'].status, Status.FAIL)
+
+	def test_qemu_timeout_mid_test(self) -> None:
+		s = self.run_log('kselftest_timeout.log', timed_out=True)['tcp_ehash']
+		self.assertEqual(s.status, Status.TIMEOUT)
+		self.assertEqual(cases(s)['tcp_ehash_test/global.default_child_is_zero'],
+				 Status.PASS)
+		self.assertIn(Status.TIMEOUT, cases(s).values())
+
+	def test_truncated_without_timeout_is_a_crash(self) -> None:
+		s = self.run_log('kselftest_timeout.log')['tcp_ehash']
+		self.assertEqual(s.status, Status.CRASH)
+
+	def test_kernel_warning_marks_running_suite(self) -> None:
+		s = self.run_log('kselftest_warning.log')['tcp_ehash']
+		self.assertEqual(s.status, Status.CRASH)
+		self.assertIn('WARNING: CPU: 0 PID: 77 at mm/page_alloc.c', s.message)
+		self.assertEqual(cases(s)['tcp_ehash_test/global.fallback_memcg'], Status.PASS)
+		self.assertEqual(cases(s)['<kernel report>'], Status.CRASH)
+
+
+class ParserUnitTest(unittest.TestCase):
+
+	def test_directive_split(self) -> None:
+		level = ktap.parse(['1..1', 'not ok 1 selftests: a: b # TIMEOUT 45 seconds'])
+		status, msg = ktap.node_status(level.nodes[0])
+		self.assertEqual(status, Status.TIMEOUT)
+		self.assertEqual(msg, 'timed out 45 seconds')
+
+	def test_numbering_gap(self) -> None:
+		level = ktap.parse(['1..2', 'ok 1 a', 'ok 3 b'])
+		self.assertEqual(level.problems, ['result line 3 is numbered 3, expected 2'])
+
+
+if __name__ == '__main__':
+	unittest.main()

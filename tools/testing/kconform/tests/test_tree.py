@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Deriving the patched tree with quilt, on a tiny fake kernel tree."""
+
+import os
+import shutil
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+from kconform import tree
+from kconform.model import KconformError
+
+PATCH_OK = """From: kconform <kconform@example.org>
+Subject: [PATCH] demo: say hello
+
+Signed-off-by: kconform <kconform@example.org>
+---
+ a.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+--- a/a.c
++++ b/a.c
+@@ -1,3 +1,3 @@
+ int a;
+-int b;
++int hello;
+ int c;
+"""
+
+PATCH_BAD = PATCH_OK.replace('-int b;', '-int nothere;')
+
+
+@unittest.skipUnless(shutil.which('quilt') and shutil.which('rsync'),
+		     'needs quilt and rsync (make deps installs them)')
+class DeriveTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.tmp = Path(tempfile.mkdtemp())
+		self.repo = self.tmp / 'repo'
+		(self.repo / 'patches').mkdir(parents=True)
+		(self.repo / 'kunit/lib').mkdir(parents=True)
+		(self.repo / 'kselftests/demo').mkdir(parents=True)
+		(self.repo / 'kunit/lib/demo_test.c').write_text('// test\n')
+		(self.repo / 'kselftests/demo/Makefile').write_text('# make\n')
+		self.pristine = self.tmp / 'pristine'
+		self.pristine.mkdir()
+		(self.pristine / 'a.c').write_text('int a;\nint b;\nint c;\n')
+		(self.pristine / 'z.c').write_text('int z;\n')
+		self.src = tree.Source('fake', self.pristine, self.tmp / 'work')
+		self.layout = tree.Layout(self.repo)
+
+	def write_series(self, body: str) -> None:
+		(self.repo / 'patches/0001-demo.patch').write_text(body)
+		(self.repo / 'patches/series').write_text('# demo\n0001-demo.patch\n')
+
+	def test_applies_overlays_and_caches(self) -> None:
+		self.write_series(PATCH_OK)
+		digest, changed = tree.derive(self.layout, self.src, self.tmp / 'log')
+		self.assertTrue(changed)
+		t = self.src.tree
+		self.assertIn('int hello;', (t / 'a.c').read_text())
+		self.assertEqual((t / 'lib/demo_test.c').read_text(), '// test\n')
+		self.assertTrue((t / 'tools/testing/selftests/demo/Makefile').exists())
+		self.assertFalse((t / '.pc').exists())
+		self.assertEqual((self.pristine / 'a.c').read_text(), 'int a;\nint b;\nint c;\n')
+		again, changed = tree.derive(self.layout, self.src, self.tmp / 'log')
+		self.assertEqual((again, changed), (digest, False))
+
+	def test_unchanged_files_keep_their_timestamps(self) -> None:
+		self.write_series(PATCH_OK)
+		tree.derive(self.layout, self.src, self.tmp / 'log')
+		z = self.src.tree / 'z.c'
+		old = z.stat().st_mtime_ns
+		time.sleep(0.05)
+		(self.repo / 'kunit/lib/demo_test.c').write_text('// test 2\n')
+		_, changed = tree.derive(self.layout, self.src, self.tmp / 'log')
+		self.assertTrue(changed)
+		self.assertEqual(z.stat().st_mtime_ns, old)
+
+	def test_patch_that_does_not_apply_is_named_with_its_hunk(self) -> None:
+		self.write_series(PATCH_OK)
+		tree.derive(self.layout, self.src, self.tmp / 'log')
+		self.write_series(PATCH_BAD)
+		with self.assertRaises(KconformError) as ctx:
+			tree.derive(self.layout, self.src, self.tmp / 'log')
+		msg = str(ctx.exception)
+		self.assertIn('patch 0001-demo.patch does not apply', msg)
+		self.assertIn('-int nothere;', msg)
+		# The build tree keeps the last good derivation, not a half one.
+		self.assertIn('int hello;', (self.src.tree / 'a.c').read_text())
+		self.assertFalse(list(self.src.tree.rglob('*.rej')))
+
+	def test_missing_code_is_named(self) -> None:
+		self.assertEqual(tree.missing_code(self.pristine, [('a.c', 'int b;'),
+								    ('a.c', 'int q;'),
+								    ('no.c', None)]),
+				 ["a.c has no 'int q;'", 'no.c does not exist'])
+
+
+if __name__ == '__main__':
+	unittest.main()

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The kernel tree: pristine copy, patched copy, and what goes into it.
+
+The pristine tree (Debian's linux-source-6.1, or the user's own tree) is
+never written. The series and the overlays (kunit/, kselftests/) are
+applied in a staging copy; only a staging copy that took every patch is
+synced into the build tree, by content, so files whose content did not
+change keep their timestamps and nothing is rebuilt for them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple
+
+from . import proc
+from .model import KconformError
+
+DEBIAN_TARBALL = Path('/usr/src/linux-source-6.1.tar.xz')
+DEBIAN_DIR = 'linux-source-6.1'
+
+
+@dataclass(frozen=True)
+class Layout:
+	"""Where the repository keeps what goes into the tree."""
+	repo: Path
+
+	@property
+	def patches(self) -> Path:
+		return self.repo / 'patches'
+
+	def series(self) -> List[str]:
+		out = []
+		for line in (self.patches / 'series').read_text().splitlines():
+			line = line.split('#', 1)[0].strip()
+			if line:
+				out.append(line.split()[0])
+		return out
+
+	def overlays(self) -> Iterator[Tuple[Path, str]]:
+		"""(file in the repo, path inside the kernel tree), sorted."""
+		for base, dest in (('kunit', ''),
+				   ('kselftests', 'tools/testing/selftests/')):
+			root = self.repo / base
+			for f in sorted(root.rglob('*')):
+				if f.is_file() and f.name != 'README.md':
+					yield f, dest + str(f.relative_to(root))
+
+
+@dataclass
+class Source:
+	"""A pristine tree and the cache folder of everything derived from it."""
+	name: str
+	pristine: Path
+	work: Path
+	extras: List[Path] = field(default_factory=list)
+
+	@property
+	def tree(self) -> Path:
+		return self.work / 'linux'
+
+
+def debian_source(cache: Path, log_dir: Path) -> Source:
+	"""Extract Debian's tarball once into the cache."""
+	if not DEBIAN_TARBALL.exists():
+		raise KconformError(f'{DEBIAN_TARBALL} is missing: install the '
+				    'package linux-source-6.1')
+	root = cache / 'pristine'
+	tree = root / DEBIAN_DIR
+	stamp = root / 'stamp'
+	ident = f'{DEBIAN_TARBALL.stat().st_size}:{DEBIAN_TARBALL.stat().st_mtime_ns}'
+	if not (stamp.exists() and stamp.read_text() == ident and tree.is_dir()):
+		if root.exists():
+			shutil.rmtree(root)
+		root.mkdir(parents=True)
+		proc.check(['tar', '-C', str(root), '-xf', str(DEBIAN_TARBALL)],
+			   log_dir / 'extract.log', 900, 'extract linux-source-6.1')
+		stamp.write_text(ident)
+	return Source('linux-source-6.1', tree, cache / 'work' / 'debian')
+
+
+def user_source(cache: Path, path: Path) -> Source:
+	path = path.resolve()
+	if not (path / 'Makefile').exists() or not (path / 'Kconfig').exists():
+		raise KconformError(f'--tree {path}: not a kernel source tree '
+				    '(no Makefile and Kconfig)')
+	tag = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+	return Source(f'tree:{path}', path, cache / 'work' / f'tree-{tag}')
+
+
+def series_digest(layout: Layout, src: Source) -> str:
+	"""Content hash of everything the patched tree is made from."""
+	h = hashlib.sha256()
+	h.update(f'source {src.name}\n'.encode())
+	h.update((layout.patches / 'series').read_bytes())
+	for name in layout.series():
+		h.update(f'patch {name}\n'.encode())
+		h.update((layout.patches / name).read_bytes())
+	for f, dest in layout.overlays():
+		h.update(f'overlay {dest}\n'.encode())
+		h.update(f.read_bytes())
+	for extra in src.extras:
+		h.update(f'extra {extra.name}\n'.encode())
+		h.update(extra.read_bytes())
+	return h.hexdigest()
+
+
+def kernel_version(tree: Path) -> str:
+	values = {}
+	for line in (tree / 'Makefile').read_text().splitlines()[:10]:
+		m = re.match(r'^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)\s*=\s*(.*)$',
+			     line)
+		if m:
+			values[m.group(1)] = m.group(2).strip()
+	return '{}.{}.{}{}'.format(values.get('VERSION', '?'),
+				   values.get('PATCHLEVEL', '?'),
+				   values.get('SUBLEVEL', '?'),
+				   values.get('EXTRAVERSION', ''))
+
+
+def _quilt_dir(layout: Layout, src: Source) -> Path:
+	qdir = src.work / 'quilt'
+	if qdir.exists():
+		shutil.rmtree(qdir)
+	qdir.mkdir(parents=True)
+	lines = []
+	for name in layout.series():
+		target = qdir / name
+		target.parent.mkdir(parents=True, exist_ok=True)
+		shutil.copyfile(layout.patches / name, target)
+		lines.append(name)
+	for n, extra in enumerate(src.extras, 1):
+		if not extra.is_file():
+			raise KconformError(f'--patch {extra}: no such file')
+		name = f'extra/{n:02d}-{extra.name}'
+		(qdir / 'extra').mkdir(exist_ok=True)
+		shutil.copyfile(extra, qdir / name)
+		lines.append(name)
+	(qdir / 'series').write_text(''.join(l + '\n' for l in lines))
+	return qdir
+
+
+def _rejects(staging: Path) -> str:
+	parts = []
+	for rej in sorted(staging.rglob('*.rej')):
+		parts.append(f'--- {rej.relative_to(staging)}\n{rej.read_text(errors="replace")}')
+	return '\n'.join(parts)[:6000]
+
+
+def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
+	"""Make src.tree the pristine tree plus series, extras and overlays.
+
+	Returns (digest, changed). Raises KconformError naming the patch that
+	does not apply, with its rejected hunks; the build tree is then left
+	as it was.
+	"""
+	digest = series_digest(layout, src)
+	stamp = src.work / 'stamp'
+	if stamp.exists() and stamp.read_text() == digest and src.tree.is_dir():
+		return digest, False
+	staging = src.work / 'staging'
+	staging.mkdir(parents=True, exist_ok=True)
+	proc.check(['rsync', '-a', '--delete', '--exclude=/.git',
+		    f'{src.pristine}/', f'{staging}/'],
+		   log_dir / 'patch-copy.log', 1800, 'copy the pristine tree')
+	qdir = _quilt_dir(layout, src)
+	env = {'QUILT_PATCHES': str(qdir), 'QUILT_PC': '.pc'}
+	push = proc.run(['quilt', '--quiltrc=-', 'push', '-a', '--fuzz=0'],
+			log_dir / 'patch.log', 600, cwd=staging, env=env)
+	if (qdir / 'series').read_text() and push.returncode != 0:
+		failed = re.findall(r'Patch (\S+) does not apply', ''.join(push.lines))
+		name = failed[-1] if failed else '(unknown patch)'
+		proc.run(['quilt', '--quiltrc=-', 'push', '-f', '--fuzz=0'],
+			 log_dir / 'patch-force.log', 600, cwd=staging, env=env)
+		rejected = _rejects(staging)
+		shutil.rmtree(staging, ignore_errors=True)
+		raise KconformError(
+			f'patch {name} does not apply to {src.name} '
+			f'(log: {log_dir / "patch.log"})\n{push.tail(15)}\n'
+			f'rejected hunks:\n{rejected or "(none written)"}')
+	for f, dest in layout.overlays():
+		target = staging / dest
+		target.parent.mkdir(parents=True, exist_ok=True)
+		shutil.copyfile(f, target)
+		shutil.copymode(f, target)
+	if stamp.exists():
+		stamp.unlink()
+	src.tree.mkdir(parents=True, exist_ok=True)
+	proc.check(['rsync', '-rlpc', '--delete', '--exclude=/.pc',
+		    f'{staging}/', f'{src.tree}/'],
+		   log_dir / 'patch-sync.log', 1800, 'sync the patched tree')
+	stamp.write_text(digest)
+	return digest, True
+
+
+def missing_code(tree: Path, requires: List[Tuple[str, Optional[str]]]) -> List[str]:
+	"""Which (file, text) requirements the tree does not meet."""
+	out = []
+	for path, text in requires:
+		f = tree / path
+		if not f.exists():
+			out.append(f'{path} does not exist')
+		elif text and text not in f.read_text(errors='replace'):
+			out.append(f'{path} has no {text!r}')
+	return out
