@@ -27,6 +27,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/bits.h>
 #include <linux/list_nulls.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
@@ -37,7 +38,7 @@
 #include <net/tcp.h>
 
 /* The largest value net.ipv4.tcp_child_ehash_entries accepts: 16Mi. */
-#define TCP_EHASH_TEST_MAX_ENTRIES	(1U << 24)
+#define TCP_EHASH_TEST_MAX_ENTRIES	BIT(24)
 
 /*
  * What the fake allocators saw.  KUnit runs the cases of a suite one at a
@@ -270,11 +271,17 @@ static void tcp_ehash_test_pernet_table_layout(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "chains without their nulls index");
 
-	KUNIT_EXPECT_NOT_ERR_OR_NULL(test, hinfo->ehash_locks);
-	KUNIT_EXPECT_LE(test, hinfo->ehash_locks_mask, hinfo->ehash_mask);
-	KUNIT_EXPECT_TRUE(test, is_power_of_2(hinfo->ehash_locks_mask + 1));
 	KUNIT_EXPECT_PTR_NE(test, hinfo->ehash, tcp_hashinfo.ehash);
-	KUNIT_EXPECT_PTR_NE(test, hinfo->ehash_locks, tcp_hashinfo.ehash_locks);
+	if (sizeof(spinlock_t) == 0) {
+		/* !SMP && !DEBUG_SPINLOCK: inet_ehash_locks_alloc() skips it. */
+		KUNIT_EXPECT_PTR_EQ(test, hinfo->ehash_locks, NULL);
+		KUNIT_EXPECT_EQ(test, hinfo->ehash_locks_mask, 0U);
+	} else {
+		KUNIT_EXPECT_NOT_ERR_OR_NULL(test, hinfo->ehash_locks);
+		KUNIT_EXPECT_PTR_NE(test, hinfo->ehash_locks, tcp_hashinfo.ehash_locks);
+		KUNIT_EXPECT_LE(test, hinfo->ehash_locks_mask, hinfo->ehash_mask);
+		KUNIT_EXPECT_TRUE(test, is_power_of_2(hinfo->ehash_locks_mask + 1));
+	}
 
 	KUNIT_EXPECT_PTR_EQ(test, hinfo->bhash, tcp_hashinfo.bhash);
 	KUNIT_EXPECT_PTR_EQ(test, hinfo->bhash2, tcp_hashinfo.bhash2);
@@ -341,31 +348,38 @@ static void tcp_ehash_test_fallback_real_alloc(struct kunit *test)
  * unless it is flagged per-netns.  Take a real per-netns table, clear
  * the flag, and check that the free is a no-op; then free it for real.
  *
- * If the check is broken the table is freed and the expectations below
- * read freed memory; that only happens on a kernel that already fails.
+ * The free clears ->ehash_locks when it runs, but the lock array is NULL
+ * on !SMP kernels, so a sentinel allocation stands in for it while the
+ * flag is clear.  If the check is broken the table is freed and the
+ * expectation reads freed memory; that only happens on a failing kernel.
  */
 static void tcp_ehash_test_free_only_pernet(struct kunit *test)
 {
-	struct inet_ehash_bucket *ehash;
 	struct inet_hashinfo *hinfo;
-	spinlock_t *locks;
+	spinlock_t *locks;	/* the table's real lock array, put back */
+	void *sentinel;
 
+	sentinel = kvmalloc(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sentinel);
 	hinfo = inet_pernet_hashinfo_alloc(&tcp_hashinfo, 1);
+	if (!hinfo)
+		kvfree(sentinel);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hinfo);
 	KUNIT_ASSERT_TRUE(test, hinfo->pernet);
-	ehash = hinfo->ehash;
-	locks = hinfo->ehash_locks;
 
+	locks = hinfo->ehash_locks;
+	hinfo->ehash_locks = sentinel;
 	hinfo->pernet = false;
 	inet_pernet_hashinfo_free(hinfo);
 
-	KUNIT_EXPECT_PTR_EQ(test, hinfo->ehash_locks, locks);
-	KUNIT_EXPECT_PTR_EQ(test, hinfo->ehash, ehash);
-	if (hinfo->ehash_locks != locks)
-		return;
+	KUNIT_EXPECT_PTR_EQ(test, (void *)hinfo->ehash_locks, sentinel);
+	if ((void *)hinfo->ehash_locks != sentinel)
+		return;	/* freed, sentinel included */
 
+	hinfo->ehash_locks = locks;
 	hinfo->pernet = true;
 	inet_pernet_hashinfo_free(hinfo);
+	kvfree(sentinel);
 }
 
 /* The global table is what every sharing namespace hands to the free. */

@@ -129,6 +129,9 @@ def make_initramfs(job: GuestJob, installed: Path) -> None:
 	init = root / 'init'
 	shutil.copyfile(job.repo / 'tools/testing/guest/init', init)
 	init.chmod(0o755)
+	wrapper = root / 'bin/kconform-timeout'
+	shutil.copyfile(job.repo / 'tools/testing/guest/timeout', wrapper)
+	wrapper.chmod(0o755)
 	shutil.copytree(installed, root / 'kselftest', symlinks=True)
 	libs = set()
 	for f in (root / 'kselftest').rglob('*'):

@@ -27,6 +27,9 @@ _SUBTEST = re.compile(r'^# Subtest: (.+)$')
 _STATS = re.compile(r'(pass:\d+ fail:\d+|^#?\s*Totals:|^# (PASSED|FAILED): |'
 		    r'^#?\s*(RUN|OK|FAIL|SKIP)\s{2,}|^Starting \d+ tests)')
 _KSFT_PROG = re.compile(r'^selftests: (\S+): (\S+)$')
+# 6.1's kselftest_harness.h prints a skip as "ok N # SKIP reason", without
+# the test's name; the name is on the harness's "RUN" line before it.
+_HARNESS_RUN = re.compile(r'^RUN\s+(\S+) \.\.\.$')
 MAX_MESSAGE = 2000
 
 
@@ -134,6 +137,8 @@ def parse_level(lines: Sequence[Line]) -> Level:
 			expected = num + 1
 			node = Node(name, ok, directive, last=idx)
 			close(node)
+			if not node.name:
+				node.name = _run_name(node) or f'<test {num}>'
 			level.nodes.append(node)
 			continue
 		if _HEADER.match(text):
@@ -167,6 +172,14 @@ def parse_level(lines: Sequence[Line]) -> Level:
 	else:
 		level.diag = sorted(diag + child)
 	return level
+
+
+def _run_name(node: Node) -> str:
+	for _, text in reversed(node.diag):
+		m = _HARNESS_RUN.match(text)
+		if m:
+			return m.group(1)
+	return ''
 
 
 def parse(raw: Sequence[str]) -> Level:

@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Conformance tests for the optional per-netns TCP established hash table
+ * (net.ipv4.tcp_child_ehash_entries / net.ipv4.tcp_ehash_entries), as
+ * documented in Documentation/networking/ip-sysctl.rst and introduced by
+ * d1e5e6408b30 ("tcp: Introduce optional per-netns ehash.").
+ *
+ * Needs root (CAP_SYS_ADMIN for unshare()/setns(), CAP_NET_ADMIN for the
+ * sysctls).  Every test runs in its own forked process, so the network
+ * and mount namespaces it enters die with it.  The only global state
+ * touched is the initial netns's tcp_child_ehash_entries, which the
+ * fixture saves and restores, and a memory cgroup that is removed again.
+ *
+ * Where a test only needs "some parent with tcp_child_ehash_entries = N"
+ * it first unshares into a throw-away netns and sets the knob there, so
+ * a crashed test cannot leave the initial netns misconfigured.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define CHILD_KNOB	"/proc/sys/net/ipv4/tcp_child_ehash_entries"
+#define EHASH_KNOB	"/proc/sys/net/ipv4/tcp_ehash_entries"
+#define TW_KNOB		"/proc/sys/net/ipv4/tcp_max_tw_buckets"
+#define SYN_KNOB	"/proc/sys/net/ipv4/tcp_max_syn_backlog"
+
+/* Upper bound of tcp_child_ehash_entries: 16Mi. */
+#define EHASH_MAX	16777216L
+
+/* tcp_set_hashinfo()'s pr_warn() for a 2^24 request (after "TCP: "). */
+#define FALLBACK_MSG_2_24 \
+	"Failed to allocate TCP ehash (entries: 16777216) for a netns, fallback to the global one"
+
+/* Bytes per bucket: one struct hlist_nulls_head, i.e. one pointer. */
+#define BUCKET_BYTES	((long)sizeof(void *))
+
+static int read_fd_long(int fd, long *val)
+{
+	char buf[64];
+	ssize_t len;
+	char *end;
+
+	len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	errno = 0;
+	*val = strtol(buf, &end, 10);
+	if (errno || end == buf)
+		return -EINVAL;
+	return 0;
+}
+
+/* Read a sysctl as seen from the calling task's current netns. */
+static int read_long(const char *path, long *val)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	ret = read_fd_long(fd, val);
+	close(fd);
+	return ret;
+}
+
+/* Returns 0 or -errno of the failing open() or write(). */
+static int write_fd_str(int fd, const char *s)
+{
+	ssize_t len = strlen(s);
+
+	if (pwrite(fd, s, len, 0) != len)
+		return -errno;
+	return 0;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd, ret;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ret = write_fd_str(fd, s);
+	close(fd);
+	return ret;
+}
+
+static int write_long(const char *path, long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", val);
+	return write_str(path, buf);
+}
+
+static long read_ok(struct __test_metadata *_metadata, const char *path)
+{
+	long val = 0;
+
+	ASSERT_EQ(read_long(path, &val), 0) TH_LOG("reading %s", path);
+	return val;
+}
+
+static void enter_new_netns(struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(unshare(CLONE_NEWNET), 0) TH_LOG("unshare: %s", strerror(errno));
+}
+
+/*
+ * Enter a new netns created by a parent netns whose
+ * tcp_child_ehash_entries is @entries.  The parent is itself a fresh
+ * netns, so nothing outside this process is changed.
+ */
+static void enter_netns_from_parent_with(struct __test_metadata *_metadata,
+					 long entries)
+{
+	enter_new_netns(_metadata);
+	ASSERT_EQ(write_long(CHILD_KNOB, entries), 0);
+	enter_new_netns(_metadata);
+}
+
+static long max_long(long a, long b)
+{
+	return a > b ? a : b;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ---- /dev/kmsg ---------------------------------------------------------- */
+
+/* Open /dev/kmsg positioned after every record logged so far. */
+static int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Does any record logged since kmsg_open_at_end() contain @needle? */
+static bool kmsg_contains(int fd, const char *needle)
+{
+	static char rec[8192];
+	bool found = false;
+	ssize_t len;
+
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* records were overwritten; go on */
+		if (len <= 0)
+			break;
+		rec[len] = '\0';
+		if (strstr(rec, needle))
+			found = true;
+	}
+	return found;
+}
+
+/* ---- loopback TCP ----------------------------------------------------- */
+
+static void lo_up(struct __test_metadata *_metadata)
+{
+	struct ifreq ifr = {};
+	int fd;
+
+	strcpy(ifr.ifr_name, "lo");
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, SIOCGIFFLAGS, &ifr), 0);
+	ifr.ifr_flags |= IFF_UP;
+	ASSERT_EQ(ioctl(fd, SIOCSIFFLAGS, &ifr), 0);
+	close(fd);
+}
+
+/*
+ * Run one short connection over 127.0.0.1 and close it from the client
+ * first, so that the client end is left in TIME_WAIT.  Returns the
+ * client's local port.
+ */
+static int tcp_connection_to_time_wait(struct __test_metadata *_metadata)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	socklen_t alen = sizeof(addr);
+	int lfd, cfd, sfd;
+	char c = 'x';
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(bind(lfd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	ASSERT_EQ(listen(lfd, 1), 0);
+	ASSERT_EQ(getsockname(lfd, (struct sockaddr *)&addr, &alen), 0);
+
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(cfd, 0);
+	ASSERT_EQ(connect(cfd, (struct sockaddr *)&addr, sizeof(addr)), 0)
+		TH_LOG("connect: %s", strerror(errno));
+	sfd = accept(lfd, NULL, NULL);
+	ASSERT_GE(sfd, 0);
+
+	/* Data flows both ways through the netns's own table. */
+	ASSERT_EQ(send(cfd, &c, 1, 0), 1);
+	ASSERT_EQ(recv(sfd, &c, 1, 0), 1);
+	ASSERT_EQ(send(sfd, &c, 1, 0), 1);
+	ASSERT_EQ(recv(cfd, &c, 1, 0), 1);
+
+	alen = sizeof(addr);
+	ASSERT_EQ(getsockname(cfd, (struct sockaddr *)&addr, &alen), 0);
+
+	/* Active close on the client, then the server sees EOF and closes. */
+	ASSERT_EQ(close(cfd), 0);
+	ASSERT_EQ(recv(sfd, &c, 1, 0), 0);
+	ASSERT_EQ(close(sfd), 0);
+	ASSERT_EQ(close(lfd), 0);
+
+	return ntohs(addr.sin_port);
+}
+
+/* The "tw" field of /proc/net/sockstat: tw_refcount - 1 of this netns. */
+static int sockstat_tw(void)
+{
+	char line[256];
+	int tw = -1;
+	FILE *f;
+
+	f = fopen("/proc/net/sockstat", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TCP: inuse %*d orphan %*d tw %d", &tw) == 1)
+			break;
+	fclose(f);
+	return tw;
+}
+
+/* Number of /proc/net/tcp rows in TIME_WAIT (st 06) with local @port. */
+static int proc_net_tcp_time_wait(int port)
+{
+	unsigned int lport, st;
+	char line[512];
+	int n = 0;
+	FILE *f;
+
+	f = fopen("/proc/net/tcp", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " %*d: %*x:%x %*x:%*x %x", &lport, &st) == 2 &&
+		    st == 0x06 && lport == (unsigned int)port)
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* ---- cgroup v2 -------------------------------------------------------- */
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return write_str(path, val);
+}
+
+/* Value of "@key N" in a flat-keyed file such as memory.stat. */
+static int cg_read_key(const char *dir, const char *file, const char *key,
+		       long *val)
+{
+	char path[PATH_MAX], name[64];
+	int ret = -ENOENT;
+	long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%63s %ld", name, &v) == 2) {
+		if (!strcmp(name, key)) {
+			*val = v;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Find a cgroup2 mount, or mount one in a private mount namespace. */
+static const char *cg_find_root(char *buf, size_t size)
+{
+	char dev[64], dir[PATH_MAX], type[64];
+	const char *ret = NULL;
+	FILE *f;
+
+	f = fopen("/proc/self/mounts", "r");
+	if (f) {
+		while (fscanf(f, "%63s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
+			if (!strcmp(type, "cgroup2") &&
+			    snprintf(buf, size, "%s", dir) < (int)size) {
+				ret = buf;
+				break;
+			}
+		}
+		fclose(f);
+	}
+	if (ret)
+		return ret;
+
+	/* The guest may not mount cgroup2; do it only for this process. */
+	if (unshare(CLONE_NEWNS))
+		return NULL;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return NULL;
+	if (mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+		return NULL;
+	snprintf(buf, size, "/sys/fs/cgroup");
+	return buf;
+}
+
+/* ---- fixture ---------------------------------------------------------- */
+
+FIXTURE(ehash) {
+	int init_netns;		/* the initial netns, for setns() */
+	int init_knob;		/* its tcp_child_ehash_entries, opened there */
+	long saved_knob;
+	long global;		/* size of the global ehash */
+	const char *skip;	/* 6.1: SKIP() in setup does not stop the body */
+	char cg_root[256];	/* cgroup2 mount point */
+	char cg_dir[512];	/* our memory cgroup below it */
+};
+
+FIXTURE_SETUP(ehash)
+{
+	self->init_netns = -1;
+	self->init_knob = -1;
+
+	if (geteuid()) {
+		self->skip = "needs root";
+		return;
+	}
+	self->init_knob = open(CHILD_KNOB, O_RDWR);
+	if (self->init_knob < 0) {
+		self->skip = "no " CHILD_KNOB " (kernel without per-netns ehash)";
+		return;
+	}
+	ASSERT_EQ(read_fd_long(self->init_knob, &self->saved_knob), 0);
+	self->init_netns = open("/proc/self/ns/net", O_RDONLY);
+	ASSERT_GE(self->init_netns, 0);
+
+	self->global = read_ok(_metadata, EHASH_KNOB);
+	ASSERT_GT(self->global, 0);
+
+	/*
+	 * Tests assume a new netns created from here shares the global
+	 * table.  Nothing below may fail: teardown only runs once setup
+	 * has returned.
+	 */
+	if (write_fd_str(self->init_knob, "0\n"))
+		self->skip = "cannot write " CHILD_KNOB;
+}
+
+FIXTURE_TEARDOWN(ehash)
+{
+	char buf[32];
+
+	if (self->init_knob >= 0) {
+		snprintf(buf, sizeof(buf), "%ld\n", self->saved_knob);
+		EXPECT_EQ(write_fd_str(self->init_knob, buf), 0);
+		close(self->init_knob);
+	}
+	if (self->cg_dir[0]) {
+		/* Leave the test cgroup so that it can be removed. */
+		snprintf(buf, sizeof(buf), "%d\n", getpid());
+		cg_write(self->cg_root, "cgroup.procs", buf);
+		EXPECT_EQ(rmdir(self->cg_dir), 0)
+			TH_LOG("rmdir %s: %s", self->cg_dir, strerror(errno));
+	}
+	if (self->init_netns >= 0)
+		close(self->init_netns);
+}
+
+static void back_to_init_netns(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(ehash) *self)
+{
+	ASSERT_EQ(setns(self->init_netns, CLONE_NEWNET), 0);
+}
+
+/*
+ * Create a memory cgroup and move this process into it.  Returns false
+ * (and leaves the reason in self->skip) if the memory controller is not
+ * available.
+ */
+static bool memcg_enter(struct __test_metadata *_metadata,
+			FIXTURE_DATA(ehash) *self, const char *max)
+{
+	char controllers[256] = "";
+	char path[PATH_MAX];
+	char pid[32];
+	FILE *f;
+
+	if (!cg_find_root(self->cg_root, sizeof(self->cg_root))) {
+		self->skip = "cannot mount cgroup2";
+		return false;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", self->cg_root);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(controllers, sizeof(controllers), f))
+			controllers[0] = '\0';
+		fclose(f);
+	}
+	if (!strstr(controllers, "memory")) {
+		self->skip = "no memory controller (CONFIG_MEMCG, cgroup v2)";
+		return false;
+	}
+	/* Root may already have it enabled; EBUSY etc. is not fatal here. */
+	cg_write(self->cg_root, "cgroup.subtree_control", "+memory");
+
+	snprintf(self->cg_dir, sizeof(self->cg_dir), "%s/kconform_tcp_ehash.%d",
+		 self->cg_root, getpid());
+	if (mkdir(self->cg_dir, 0755)) {
+		self->cg_dir[0] = '\0';
+		ASSERT_TRUE(false) TH_LOG("mkdir: %s", strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/memory.max", self->cg_dir);
+	if (access(path, F_OK)) {
+		self->skip = "memory controller not enabled for child cgroups";
+		return false;
+	}
+	ASSERT_EQ(cg_write(self->cg_dir, "memory.max", max), 0);
+	snprintf(pid, sizeof(pid), "%d\n", getpid());
+	ASSERT_EQ(cg_write(self->cg_dir, "cgroup.procs", pid), 0);
+	return true;
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+/*
+ * ip-sysctl.rst: "Default: 0".  A new netns starts with 0 even when the
+ * netns that created it has a non-zero value; only the table size, not
+ * the knob, is inherited.
+ */
+TEST_F(ehash, child_knob_defaults_to_zero)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	enter_netns_from_parent_with(_metadata, 1024);
+	EXPECT_EQ(read_ok(_metadata, CHILD_KNOB), 0);
+	/* It did use the parent's value for its own table. */
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), 1024);
+}
+
+/* In the initial netns tcp_ehash_entries is the (positive) global size. */
+TEST_F(ehash, ehash_entries_positive_in_init_netns)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	EXPECT_GT(self->global, 0);
+	/* alloc_large_system_hash() sizes the global table as 2^n. */
+	EXPECT_EQ(self->global & (self->global - 1), 0);
+}
+
+/*
+ * A netns created while tcp_child_ehash_entries is 0 shares the global
+ * table and reports its size negated.
+ */
+TEST_F(ehash, ehash_entries_negative_when_shared)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	enter_new_netns(_metadata);
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), -self->global);
+}
+
+/*
+ * The example from the commit message: write 100 in the initial netns,
+ * create a netns, and it owns 2^7 = 128 buckets.  The knob itself reads
+ * back unrounded.
+ */
+TEST_F(ehash, child_table_rounded_up_to_power_of_two)
+{
+	static const struct {
+		long written;
+		long entries;
+	} rows[] = {
+		{ 1, 1 },
+		{ 3, 4 },
+		{ 100, 128 },
+		{ 4096, 4096 },
+		{ 4097, 8192 },
+	};
+	char buf[32];
+	size_t i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		back_to_init_netns(_metadata, self);
+		snprintf(buf, sizeof(buf), "%ld\n", rows[i].written);
+		ASSERT_EQ(write_fd_str(self->init_knob, buf), 0);
+		EXPECT_EQ(read_ok(_metadata, CHILD_KNOB), rows[i].written);
+
+		enter_new_netns(_metadata);
+		EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), rows[i].entries)
+			TH_LOG("tcp_child_ehash_entries=%ld", rows[i].written);
+	}
+}
+
+/*
+ * The size comes from the knob of the netns the creating task is in at
+ * unshare() time, not from the initial netns or from the creator's
+ * original netns:
+ *
+ *   init (0) -> A (256) -> B (32) -> C        C owns 32
+ *               A       -> D                  D owns 256 (setns back to A)
+ *   init     -> E                             E shares the global table
+ */
+TEST_F(ehash, size_comes_from_current_netns)
+{
+	int a;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	enter_new_netns(_metadata);			/* A */
+	a = open("/proc/self/ns/net", O_RDONLY);
+	ASSERT_GE(a, 0);
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), -self->global);
+	ASSERT_EQ(write_long(CHILD_KNOB, 256), 0);
+
+	enter_new_netns(_metadata);			/* B */
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), 256);
+	ASSERT_EQ(write_long(CHILD_KNOB, 32), 0);
+
+	enter_new_netns(_metadata);			/* C */
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), 32);
+
+	ASSERT_EQ(setns(a, CLONE_NEWNET), 0);
+	enter_new_netns(_metadata);			/* D */
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), 256);
+
+	back_to_init_netns(_metadata, self);
+	enter_new_netns(_metadata);			/* E */
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), -self->global);
+	close(a);
+}
+
+/*
+ * tcp_ehash_entries is mode 0444.  proc_sys_permission() never lets
+ * capabilities override a sysctl's mode (net_ctl_permissions() only
+ * copies the owner bits to group/other for CAP_NET_ADMIN), so even root
+ * gets EACCES from open(O_WRONLY), in the initial netns and in a child.
+ */
+TEST_F(ehash, ehash_entries_is_read_only)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	EXPECT_EQ(open(EHASH_KNOB, O_WRONLY), -1);
+	EXPECT_EQ(errno, EACCES);
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), self->global);
+
+	enter_netns_from_parent_with(_metadata, 64);
+	EXPECT_EQ(open(EHASH_KNOB, O_WRONLY), -1);
+	EXPECT_EQ(errno, EACCES);
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), 64);
+}
+
+/*
+ * proc_douintvec_minmax() with [0, 2^24]: an out-of-range or negative
+ * value fails the write() with EINVAL and leaves the old value.
+ */
+TEST_F(ehash, child_knob_range)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	/* In a throw-away netns; the range check is the same table entry. */
+	enter_new_netns(_metadata);
+	ASSERT_EQ(write_long(CHILD_KNOB, 7), 0);
+
+	EXPECT_EQ(write_long(CHILD_KNOB, EHASH_MAX + 1), -EINVAL);
+	EXPECT_EQ(read_ok(_metadata, CHILD_KNOB), 7);
+
+	EXPECT_EQ(write_long(CHILD_KNOB, -1), -EINVAL);
+	EXPECT_EQ(read_ok(_metadata, CHILD_KNOB), 7);
+
+	EXPECT_EQ(write_long(CHILD_KNOB, EHASH_MAX), 0);
+	EXPECT_EQ(read_ok(_metadata, CHILD_KNOB), EHASH_MAX);
+
+	/* Do not create anything from this netns with 2^24 set. */
+	EXPECT_EQ(write_long(CHILD_KNOB, 0), 0);
+}
+
+/*
+ * tcp_max_tw_buckets = entries / 2 and tcp_max_syn_backlog =
+ * max(128, entries / 128), for the table the netns ended up with.
+ */
+TEST_F(ehash, defaults_follow_table_size)
+{
+	static const long sizes[] = { 128, 16384, 65536 };
+	size_t i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		back_to_init_netns(_metadata, self);
+		enter_netns_from_parent_with(_metadata, sizes[i]);
+		ASSERT_EQ(read_ok(_metadata, EHASH_KNOB), sizes[i]);
+		EXPECT_EQ(read_ok(_metadata, TW_KNOB), sizes[i] / 2);
+		EXPECT_EQ(read_ok(_metadata, SYN_KNOB), max_long(128, sizes[i] / 128))
+			TH_LOG("entries=%ld", sizes[i]);
+	}
+
+	/* A sharing netns derives both from the global size. */
+	back_to_init_netns(_metadata, self);
+	enter_new_netns(_metadata);
+	EXPECT_EQ(read_ok(_metadata, TW_KNOB), self->global / 2);
+	EXPECT_EQ(read_ok(_metadata, SYN_KNOB), max_long(128, self->global / 128));
+}
+
+/*
+ * TCP works in a netns with its own table, its TIME_WAIT socket is
+ * visible there, and destroying the netns purges it.
+ *
+ * A dead netns cannot be inspected, so the purge is observed through two
+ * kernel-side facts: tcp_sk_exit_batch() calls tcp_twsk_purge() and then
+ * frees the per-netns table, and it WARNs if tw_refcount is not back to 1
+ * (that is, if any TIME_WAIT socket survived).  The table's buckets are
+ * vmalloc()ed with GFP_KERNEL_ACCOUNT (inet_pernet_hashinfo_alloc()), so
+ * they show up as "vmalloc" in the creator's memory.stat; the counter
+ * dropping by the table size tells us the exit path ran, and /dev/kmsg
+ * must then hold no tcp_sk_exit_batch warning.  (The WARN is _ONCE: an
+ * earlier occurrence in the same boot would hide a new one.)
+ */
+TEST_F_TIMEOUT(ehash, time_wait_purged_with_netns, 120)
+{
+	const long entries = 65536;
+	const long table = entries * BUCKET_BYTES;
+	long before = 0, with = 0, after = 0;
+	int kmsg, port, i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (!memcg_enter(_metadata, self, "max"))
+		SKIP(return, "%s", self->skip);
+	kmsg = kmsg_open_at_end();
+	ASSERT_GE(kmsg, 0);
+
+	/* memory.stat is flushed lazily (up to ~2s); poll it. */
+	ASSERT_EQ(cg_read_key(self->cg_dir, "memory.stat", "vmalloc", &before), 0);
+	enter_netns_from_parent_with(_metadata, entries);
+	ASSERT_EQ(read_ok(_metadata, EHASH_KNOB), entries);
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(cg_read_key(self->cg_dir, "memory.stat", "vmalloc", &with), 0);
+		if (with - before >= table)
+			break;
+		sleep_ms(100);
+	}
+	ASSERT_GE(with - before, table)
+		TH_LOG("per-netns ehash not charged to the memcg (cgroup.memory=nokmem?)");
+
+	lo_up(_metadata);
+	port = tcp_connection_to_time_wait(_metadata);
+	/*
+	 * The orphaned client first becomes a timewait socket in FIN_WAIT2
+	 * (st 05) and moves to TIME_WAIT (06) when the server's FIN lands.
+	 */
+	for (i = 0; i < 200; i++) {
+		if (sockstat_tw() == 1 && proc_net_tcp_time_wait(port) == 1)
+			break;
+		sleep_ms(10);
+	}
+	EXPECT_EQ(sockstat_tw(), 1);
+	EXPECT_EQ(proc_net_tcp_time_wait(port), 1);
+
+	/* Drop the last reference to the netns (and its throw-away parent). */
+	back_to_init_netns(_metadata, self);
+	for (i = 0; i < 300; i++) {
+		ASSERT_EQ(cg_read_key(self->cg_dir, "memory.stat", "vmalloc", &after), 0);
+		if (with - after >= table)
+			break;
+		sleep_ms(100);
+	}
+	ASSERT_GE(with - after, table) TH_LOG("netns was not destroyed within 30s");
+
+	sleep_ms(200);
+	EXPECT_FALSE(kmsg_contains(kmsg, "tcp_sk_exit_batch"));
+	close(kmsg);
+}
+
+/*
+ * The fallback on allocation failure, for real: the creator sits in a
+ * memory cgroup limited to 16 MiB and asks for 2^24 buckets (128 MiB).
+ * Only the bucket array is charged (vmalloc_huge(GFP_KERNEL_ACCOUNT));
+ * the kmemdup()ed hashinfo and the lock array are not, so they are not
+ * what fails here.
+ *
+ * A charge failure in a GFP_KERNEL context first runs the memcg OOM
+ * killer.  This process is the only member of the cgroup and sets
+ * oom_score_adj to -1000, so the killer finds no victim, the charge
+ * fails with -ENOMEM, vmalloc() fails and tcp_set_hashinfo() falls back
+ * to the global table with "Failed to allocate TCP ehash".  The OOM
+ * report and a "vmalloc error" warning in the log are expected.
+ */
+TEST_F_TIMEOUT(ehash, memcg_limit_falls_back_to_global, 120)
+{
+	long max_before = 0, max_after = 0;
+	int kmsg;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (!memcg_enter(_metadata, self, "16777216"))
+		SKIP(return, "%s", self->skip);
+	ASSERT_EQ(write_str("/proc/self/oom_score_adj", "-1000\n"), 0);
+
+	/* The limit leaves room for an ordinary per-netns table. */
+	enter_netns_from_parent_with(_metadata, 1024);
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), 1024);
+	back_to_init_netns(_metadata, self);
+
+	kmsg = kmsg_open_at_end();
+	ASSERT_GE(kmsg, 0);
+	ASSERT_EQ(cg_read_key(self->cg_dir, "memory.events", "max", &max_before), 0);
+
+	enter_netns_from_parent_with(_metadata, EHASH_MAX);
+
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), -self->global);
+	EXPECT_EQ(read_ok(_metadata, TW_KNOB), self->global / 2);
+	EXPECT_EQ(read_ok(_metadata, SYN_KNOB), max_long(128, self->global / 128));
+
+	/* The limit, not global memory, is what refused the table. */
+	ASSERT_EQ(cg_read_key(self->cg_dir, "memory.events", "max", &max_after), 0);
+	EXPECT_GT(max_after, max_before);
+
+	EXPECT_TRUE(kmsg_contains(kmsg, FALLBACK_MSG_2_24));
+	close(kmsg);
+}
+
+TEST_HARNESS_MAIN
