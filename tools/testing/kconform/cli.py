@@ -12,14 +12,12 @@ import contextlib
 import datetime
 import os
 import re
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
-from . import deps, gate, guest, kunitrun, proc, report, suites, tree
+from . import deps, export, gate, guest, kunitrun, proc, report, suites, tree
 from .model import KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -30,6 +28,12 @@ PROBE_TIMEOUT = 20.0
 def cache_dir() -> Path:
 	env = os.environ.get('KCONFORM_CACHE')
 	return Path(env) if env else Path.home() / '.cache' / 'kconform'
+
+
+def use_ccache() -> None:
+	"""Keep ccache's objects with the rest of the cache, unless set."""
+	os.environ.setdefault('CCACHE_DIR', str(cache_dir() / 'ccache'))
+	os.environ.setdefault('CCACHE_MAXSIZE', '8G')
 
 
 class Stages:
@@ -92,6 +96,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 	out.mkdir(parents=True, exist_ok=True)
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
+	use_ccache()
 	layout = tree.Layout(REPO)
 	specs = suites.select(suites.load(REPO), args.suite or [])
 	kinds = set(args.kind or ['kunit', 'kselftest'])
@@ -226,61 +231,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 	"""Export the series as a git am-able set with a cover letter."""
 	out = Path(args.out).resolve()
 	st = Stages()
-	layout = tree.Layout(REPO)
 	src = _source(args, out, st)
-	scratch = cache_dir() / 'export-git'
-	if scratch.exists():
-		shutil.rmtree(scratch)
-	logs = out / 'logs'
-	env = {'GIT_AUTHOR_NAME': 'kconform', 'GIT_AUTHOR_EMAIL': 'kconform@example.org',
-	       'GIT_COMMITTER_NAME': 'kconform',
-	       'GIT_COMMITTER_EMAIL': 'kconform@example.org'}
 	with st.stage('export', 'throwaway git repository of the pristine tree'):
-		proc.check(['rsync', '-a', '--exclude=/.git', f'{src.pristine}/',
-			    f'{scratch}/'], logs / 'export-copy.log', 1800, 'copy')
-		for argv in (['git', 'init', '-q'], ['git', 'add', '-A'],
-			     ['git', 'commit', '-q', '-m', f'{src.name} pristine']):
-			proc.check(argv, logs / 'export-git.log', 1800, ' '.join(argv),
-				   cwd=scratch, env=env)
-		base = subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=scratch,
-				      capture_output=True, text=True, check=True).stdout.strip()
-		pending = list(layout.overlays())
-		for name in layout.series():
-			patch = layout.patches / name
-			proc.check(['git', 'am', '-q', str(patch)], logs / 'export-am.log',
-				   300, f'git am {name}', cwd=scratch, env=env)
-			text = patch.read_text(errors='replace')
-			mine = [(f, d) for f, d in pending if Path(d).stem in text]
-			for f, dest in mine:
-				_place(scratch, f, dest)
-			if mine:
-				proc.check(['git', 'commit', '-q', '--amend', '--no-edit'],
-					   logs / 'export-git.log', 300, 'amend', cwd=scratch, env=env)
-				pending = [p for p in pending if p not in mine]
-		groups: Dict[str, List[tuple[Path, str]]] = {}
-		for f, dest in pending:
-			groups.setdefault(str(Path(dest).parent), []).append((f, dest))
-		for folder, items in groups.items():
-			for f, dest in items:
-				_place(scratch, f, dest)
-			proc.check(['git', 'commit', '-q', '-s', '-m',
-				    f'kconform: add {folder}'], logs / 'export-git.log',
-				   300, 'commit', cwd=scratch, env=env)
-		if out.exists():
-			shutil.rmtree(out)
-		proc.check(['git', 'format-patch', '-q', '--cover-letter', f'--base={base}',
-			    '-o', str(out), f'{base}..HEAD'], logs / 'export-fp.log',
-			   300, 'git format-patch', cwd=scratch, env=env)
-	print(f'exported {len(list(out.glob("*.patch")))} files to {out}')
+		files = export.export(tree.Layout(REPO), src, cache_dir() / 'export-git',
+				      out, cache_dir() / 'export-logs')
+	print(f'exported {len(files)} files to {out}')
 	return 0
-
-
-def _place(root: Path, f: Path, dest: str) -> None:
-	target = root / dest
-	target.parent.mkdir(parents=True, exist_ok=True)
-	shutil.copyfile(f, target)
-	shutil.copymode(f, target)
-	subprocess.run(['git', 'add', dest], cwd=root, check=True)
 
 
 def cmd_deps(args: argparse.Namespace) -> int:

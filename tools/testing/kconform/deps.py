@@ -14,7 +14,7 @@ RUN_PACKAGES = (
 	'linux-source-6.1',		# the pristine tree
 	'build-essential', 'flex', 'bison', 'bc', 'libelf-dev', 'libssl-dev',
 	'dwarves', 'ccache', 'python3',	# kernel builds
-	'quilt', 'rsync', 'perl',	# the series (checkpatch is perl)
+	'quilt', 'rsync', 'perl', 'git',	# the series (checkpatch is perl)
 	'qemu-system-x86', 'busybox-static', 'cpio', 'kmod', 'xz-utils',
 )
 TEST_PACKAGES = ('python3-mypy',)

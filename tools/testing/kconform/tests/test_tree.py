@@ -8,7 +8,7 @@ import time
 import unittest
 from pathlib import Path
 
-from kconform import tree
+from kconform import export, tree
 from kconform.model import KconformError
 
 PATCH_OK = """From: kconform <kconform@example.org>
@@ -31,8 +31,8 @@ Signed-off-by: kconform <kconform@example.org>
 PATCH_BAD = PATCH_OK.replace('-int b;', '-int nothere;')
 
 
-@unittest.skipUnless(shutil.which('quilt') and shutil.which('rsync'),
-		     'needs quilt and rsync (make deps installs them)')
+@unittest.skipUnless(shutil.which('quilt') and shutil.which('rsync') and shutil.which('git'),
+		     'needs quilt, rsync and git (make deps installs them)')
 class DeriveTest(unittest.TestCase):
 
 	def setUp(self) -> None:
@@ -90,6 +90,20 @@ class DeriveTest(unittest.TestCase):
 		# The build tree keeps the last good derivation, not a half one.
 		self.assertIn('int hello;', (self.src.tree / 'a.c').read_text())
 		self.assertFalse(list(self.src.tree.rglob('*.rej')))
+
+	def test_export_is_git_am_able(self) -> None:
+		# The hook patch names demo_test; its source joins that commit.
+		self.write_series(PATCH_OK.replace('int hello;', 'int demo_test;'))
+		files = export.export(self.layout, self.src, self.tmp / 'git',
+				      self.tmp / 'out', self.tmp / 'log')
+		names = [f.name for f in files]
+		self.assertEqual(names[0], '0000-cover-letter.patch')
+		self.assertEqual(len(names), 3)
+		first = files[1].read_text()
+		self.assertIn('demo: say hello', first)
+		self.assertIn('lib/demo_test.c', first)
+		self.assertIn('tools/testing/selftests/demo/Makefile', files[2].read_text())
+		self.assertIn('base-commit:', files[0].read_text())
 
 	def test_missing_code_is_named(self) -> None:
 		self.assertEqual(tree.missing_code(self.pristine, [('a.c', 'int b;'),
