@@ -36,25 +36,36 @@ def _tool(job: KunitJob, verb: str, *extra: str) -> List[str]:
 		'--make_options=CC=ccache gcc', *extra]
 
 
-def configure(job: KunitJob, specs: Sequence[SuiteSpec]) -> None:
-	frags = [s.kunitconfig for s in specs if s.kunitconfig]
-	job.build_dir.mkdir(parents=True, exist_ok=True)
-	merged = kconfig.merge([f for f in frags if f])
-	kcfg = job.build_dir.parent / 'kconform.kunitconfig'
-	kcfg.write_text(merged)
-	proc.check(_tool(job, 'config', f'--kunitconfig={kcfg}'),
-		   job.out / 'kunit-config.log', 900, 'kunit.py config',
-		   cwd=job.tree)
-	lost = kconfig.missing(merged, (job.build_dir / '.config').read_text())
+def _kunitconfig(job: KunitJob) -> Path:
+	return job.build_dir.parent / 'kconform.kunitconfig'
+
+
+def _validate(job: KunitJob) -> None:
+	lost = kconfig.missing(_kunitconfig(job).read_text(),
+			       (job.build_dir / '.config').read_text())
 	if lost:
 		raise KconformError('KUnit .config lacks requested symbols '
 				    '(unmet dependencies?):\n  ' + '\n  '.join(lost))
 
 
+def configure(job: KunitJob, specs: Sequence[SuiteSpec]) -> None:
+	frags = [s.kunitconfig for s in specs if s.kunitconfig]
+	job.build_dir.mkdir(parents=True, exist_ok=True)
+	_kunitconfig(job).write_text(kconfig.merge([f for f in frags if f]))
+	proc.check(_tool(job, 'config', f'--kunitconfig={_kunitconfig(job)}'),
+		   job.out / 'kunit-config.log', 900, 'kunit.py config',
+		   cwd=job.tree)
+	_validate(job)
+
+
 def build(job: KunitJob) -> None:
-	proc.check(_tool(job, 'build', f'--jobs={job.jobs}'),
+	# kunit.py build configures again: without the same kunitconfig it
+	# would fall back to its default one (every test, KUNIT_ALL_TESTS).
+	proc.check(_tool(job, 'build', f'--jobs={job.jobs}',
+			 f'--kunitconfig={_kunitconfig(job)}'),
 		   job.out / 'kunit-build.log', 3600, 'kunit.py build',
 		   cwd=job.tree)
+	_validate(job)
 
 
 def execute(job: KunitJob, specs: Sequence[SuiteSpec],
