@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the Microchip EMC2301/2/3/5 fan controller driver
+ * (drivers/hwmon/emc2305.c).
+ *
+ * The driver talks SMBus directly (i2c_smbus_read/write_byte_data and
+ * read_word_swapped), so each case registers a mock I2C adapter whose
+ * smbus_xfer() serves a 256-byte register array and counts accesses per
+ * register.  A case sets the manufacturer and product ID registers, then
+ * instantiates an "emc2305" client with i2c_new_client_device(), which
+ * runs the driver's real probe against the mock.
+ *
+ * hwmon attributes are reached the way sysfs reaches them: by name in the
+ * attribute groups of the hwmon device below the client, calling show()
+ * and store().  The driver's cooling devices are found the way a thermal
+ * zone finds them: the case registers a thermal zone of its own whose
+ * bind() callback is offered every cooling device as it registers; it
+ * records the emc2305 ones.  Their max_state and cur_state attributes are
+ * then driven through the cooling device's own sysfs callbacks, i.e.
+ * through the thermal core, not by calling the driver's ops directly.
+ *
+ * With CONFIG_THERMAL the driver keeps PWM as a cooling state of
+ * 0..max_state (10 by default): a pwm write becomes a floor state
+ * round(pwm * max / 255), the chip is programmed with round(state * 255 /
+ * max), and a thermal request below the floor is raised to it.  The cases
+ * assert that model; the Kconfig symbol for this test depends on THERMAL.
+ *
+ * Register addresses and IDs come from the EMC2301/2/3/5 datasheet
+ * (Microchip, "Register Set" table and register descriptions): Drive Fail
+ * Status 27h, Fan N Setting 30h + 10h * (N - 1), Fan N Minimum Drive
+ * 38h + 10h * (N - 1), Fan N TACH Reading 3Eh/3Fh + 10h * (N - 1),
+ * Product ID FDh (EMC2305 34h, EMC2303 35h, EMC2302 36h, EMC2301 37h),
+ * Manufacturer ID FEh (5Dh).
+ *
+ * Lifecycle: init() registers the adapter and the thermal zone; a case
+ * probes; exit() unregisters client, zone and adapter, whichever exist.
+ */
+
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/i2c.h>
+#include <linux/kernel.h>
+#include <linux/kmod.h>
+#include <linux/module.h>
+#include <linux/platform_data/emc2305.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/thermal.h>
+
+#define EMC2305_TEST_ADDR	0x4d
+
+#define DS_DRIVE_FAIL		0x27
+#define DS_FAN_SETTING(n)	(0x30 + 0x10 * (n))
+#define DS_FAN_MIN_DRIVE(n)	(0x38 + 0x10 * (n))
+#define DS_TACH_HIGH(n)		(0x3e + 0x10 * (n))
+#define DS_PRODUCT_ID		0xfd
+#define DS_MANUFACTURER_ID	0xfe
+
+#define DS_ID_EMC2305		0x34
+#define DS_ID_EMC2303		0x35
+#define DS_ID_EMC2302		0x36
+#define DS_ID_EMC2301		0x37
+#define DS_ID_MICROCHIP		0x5d
+
+#define EMC2305_TEST_MAX_CDEV	5
+
+struct emc2305_mock {
+	struct i2c_adapter adap;
+	u8 regs[256];
+	unsigned int reads[256];
+	unsigned int writes[256];
+};
+
+struct emc2305_ctx {
+	struct emc2305_mock mock;
+	bool adap_added;
+	struct thermal_zone_device_ops tz_ops;
+	struct thermal_zone_params tzp;
+	struct thermal_zone_device *tz;
+	struct emc2305_platform_data pdata;
+	struct i2c_client *client;
+	struct device *hwmon;
+	struct thermal_cooling_device *cdev[EMC2305_TEST_MAX_CDEV];
+	int ncdev;
+	unsigned int probe_writes[256];
+};
+
+static int emc2305_mock_smbus_xfer(struct i2c_adapter *adap, u16 addr,
+				   unsigned short flags, char read_write,
+				   u8 command, int size,
+				   union i2c_smbus_data *data)
+{
+	struct emc2305_mock *m = i2c_get_adapdata(adap);
+	u8 next = command + 1;
+
+	if (addr != EMC2305_TEST_ADDR)
+		return -ENXIO;
+
+	switch (size) {
+	case I2C_SMBUS_BYTE_DATA:
+		if (read_write == I2C_SMBUS_READ) {
+			data->byte = m->regs[command];
+			m->reads[command]++;
+		} else {
+			m->regs[command] = data->byte;
+			m->writes[command]++;
+		}
+		return 0;
+	case I2C_SMBUS_WORD_DATA:
+		/* SMBus words go low byte first: the lower address. */
+		if (read_write == I2C_SMBUS_READ) {
+			data->word = m->regs[command] | m->regs[next] << 8;
+			m->reads[command]++;
+			m->reads[next]++;
+		} else {
+			m->regs[command] = data->word & 0xff;
+			m->regs[next] = data->word >> 8;
+			m->writes[command]++;
+			m->writes[next]++;
+		}
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static u32 emc2305_mock_func(struct i2c_adapter *adap)
+{
+	return I2C_FUNC_SMBUS_BYTE_DATA | I2C_FUNC_SMBUS_WORD_DATA;
+}
+
+static const struct i2c_algorithm emc2305_mock_algo = {
+	.smbus_xfer = emc2305_mock_smbus_xfer,
+	.functionality = emc2305_mock_func,
+};
+
+/* Offered every cooling device that registers while the zone exists. */
+static int emc2305_test_tz_bind(struct thermal_zone_device *tz,
+				struct thermal_cooling_device *cdev)
+{
+	struct emc2305_ctx *ctx = tz->devdata;
+
+	if (strncmp(cdev->type, "emc2305_fan", strlen("emc2305_fan")))
+		return 0;
+	if (ctx->ncdev < EMC2305_TEST_MAX_CDEV)
+		ctx->cdev[ctx->ncdev++] = cdev;
+	return 0;
+}
+
+static int emc2305_test_tz_get_temp(struct thermal_zone_device *tz, int *temp)
+{
+	*temp = 25000;
+	return 0;
+}
+
+static int emc2305_test_init(struct kunit *test)
+{
+	struct emc2305_ctx *ctx;
+	struct emc2305_mock *m;
+	int ret;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	test->priv = ctx;
+	m = &ctx->mock;
+
+	m->adap.owner = THIS_MODULE;
+	m->adap.algo = &emc2305_mock_algo;
+	strscpy(m->adap.name, "kunit-emc2305", sizeof(m->adap.name));
+	i2c_set_adapdata(&m->adap, m);
+	ret = i2c_add_adapter(&m->adap);
+	if (ret)
+		return ret;
+	ctx->adap_added = true;
+
+	/* A modular driver would otherwise race its udev-driven load. */
+	if (IS_MODULE(CONFIG_SENSORS_EMC2305))
+		request_module("emc2305");
+
+	ctx->tz_ops.bind = emc2305_test_tz_bind;
+	ctx->tz_ops.get_temp = emc2305_test_tz_get_temp;
+	ctx->tzp.no_hwmon = true;
+	ctx->tz = thermal_zone_device_register("kunit_emc2305", 0, 0, ctx,
+					       &ctx->tz_ops, &ctx->tzp, 0, 0);
+	if (IS_ERR(ctx->tz)) {
+		ret = PTR_ERR(ctx->tz);
+		ctx->tz = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+static void emc2305_test_exit(struct kunit *test)
+{
+	struct emc2305_ctx *ctx = test->priv;
+
+	if (!ctx)
+		return;
+	if (ctx->hwmon)
+		put_device(ctx->hwmon);
+	if (ctx->client)
+		i2c_unregister_device(ctx->client);
+	if (ctx->tz)
+		thermal_zone_device_unregister(ctx->tz);
+	if (ctx->adap_added)
+		i2c_del_adapter(&ctx->mock.adap);
+}
+
+static int emc2305_test_match_hwmon(struct device *dev, void *data)
+{
+	return dev->class && !strcmp(dev->class->name, "hwmon");
+}
+
+/*
+ * Instantiate the client with the given ID registers and optional
+ * platform data.  Returns true if the driver bound; on success the hwmon
+ * device has been looked up and the access counters restarted.
+ */
+static bool emc2305_test_probe(struct kunit *test, u8 vendor, u8 product,
+			       const struct emc2305_platform_data *pdata)
+{
+	struct i2c_board_info info = {
+		I2C_BOARD_INFO("emc2305", EMC2305_TEST_ADDR),
+	};
+	struct emc2305_ctx *ctx = test->priv;
+	struct emc2305_mock *m = &ctx->mock;
+
+	m->regs[DS_MANUFACTURER_ID] = vendor;
+	m->regs[DS_PRODUCT_ID] = product;
+	if (pdata) {
+		ctx->pdata = *pdata;
+		info.platform_data = &ctx->pdata;
+	}
+
+	ctx->client = i2c_new_client_device(&m->adap, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->client);
+	if (!ctx->client->dev.driver)
+		return false;
+
+	ctx->hwmon = device_find_child(&ctx->client->dev, NULL,
+				       emc2305_test_match_hwmon);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->hwmon);
+
+	memcpy(ctx->probe_writes, m->writes, sizeof(m->writes));
+	memset(m->reads, 0, sizeof(m->reads));
+	memset(m->writes, 0, sizeof(m->writes));
+	return true;
+}
+
+static struct device_attribute *emc2305_test_find(struct device *dev,
+						  const char *name)
+{
+	const struct attribute_group **grp;
+	struct attribute **attr;
+
+	for (grp = dev->groups; grp && *grp; grp++)
+		for (attr = (*grp)->attrs; attr && *attr; attr++)
+			if (!strcmp((*attr)->name, name))
+				return container_of(*attr,
+						    struct device_attribute,
+						    attr);
+	return NULL;
+}
+
+static int emc2305_test_show(struct kunit *test, struct device *dev,
+			     const char *name, long *val)
+{
+	struct device_attribute *da = emc2305_test_find(dev, name);
+	char *buf;
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, da, "no attribute %s", name);
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	len = da->show(dev, da, buf);
+	if (len < 0)
+		return len;
+	return kstrtol(buf, 10, val);
+}
+
+static int emc2305_test_store(struct kunit *test, struct device *dev,
+			      const char *name, const char *str)
+{
+	struct device_attribute *da = emc2305_test_find(dev, name);
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, da, "no attribute %s", name);
+	len = da->store(dev, da, str, strlen(str));
+	if (len < 0)
+		return len;
+	return len == strlen(str) ? 0 : -EIO;
+}
+
+static long emc2305_test_hwmon_read(struct kunit *test, const char *name)
+{
+	struct emc2305_ctx *ctx = test->priv;
+	long val = -1;
+
+	KUNIT_EXPECT_EQ_MSG(test, emc2305_test_show(test, ctx->hwmon, name,
+						    &val), 0, "%s", name);
+	return val;
+}
+
+static int emc2305_test_hwmon_write(struct kunit *test, const char *name,
+				    const char *str)
+{
+	struct emc2305_ctx *ctx = test->priv;
+
+	return emc2305_test_store(test, ctx->hwmon, name, str);
+}
+
+static int emc2305_test_cdev_write(struct kunit *test, int idx,
+				   const char *str)
+{
+	struct emc2305_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_LT(test, idx, ctx->ncdev);
+	return emc2305_test_store(test, &ctx->cdev[idx]->device, "cur_state",
+				  str);
+}
+
+static long emc2305_test_cdev_read(struct kunit *test, int idx,
+				   const char *name)
+{
+	struct emc2305_ctx *ctx = test->priv;
+	long val = -1;
+
+	KUNIT_ASSERT_LT(test, idx, ctx->ncdev);
+	KUNIT_EXPECT_EQ(test, emc2305_test_show(test, &ctx->cdev[idx]->device,
+						name, &val), 0);
+	return val;
+}
+
+/* Fan Setting registers of channels 0..n-1 all hold @duty. */
+static void emc2305_test_expect_settings(struct kunit *test, int n, u8 duty)
+{
+	struct emc2305_ctx *ctx = test->priv;
+	int i;
+
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, ctx->mock.regs[DS_FAN_SETTING(i)],
+				    duty, "fan%d setting", i + 1);
+}
+
+struct emc2305_id_case {
+	const char *name;
+	u8 product;
+	int channels;
+};
+
+static const struct emc2305_id_case emc2305_id_cases[] = {
+	{ "EMC2305", DS_ID_EMC2305, 5 },
+	{ "EMC2303", DS_ID_EMC2303, 3 },
+	{ "EMC2302", DS_ID_EMC2302, 2 },
+	{ "EMC2301", DS_ID_EMC2301, 1 },
+};
+
+static void emc2305_id_desc(const struct emc2305_id_case *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s product id %#04x", t->name,
+		 t->product);
+}
+
+/* Creates emc2305_id_gen_params() */
+KUNIT_ARRAY_PARAM(emc2305_id, emc2305_id_cases, emc2305_id_desc);
+
+/*
+ * Every family member binds under the one "emc2305" name; the product ID
+ * decides how many fan channels get attributes, and the probe programs
+ * (minimum drive 0, setting 0) only the channels that exist.
+ */
+static void hwmon_emc2305_test_probe_product_id(struct kunit *test)
+{
+	const struct emc2305_id_case *t = test->param_value;
+	struct emc2305_ctx *ctx = test->priv;
+	static const char * const fmt[] = { "fan%d_input", "fan%d_fault",
+					    "pwm%d" };
+	char name[16];
+	int ch, f;
+
+	for (ch = 0; ch < 5; ch++)
+		ctx->mock.regs[DS_FAN_SETTING(ch)] = 0xaa;
+
+	KUNIT_ASSERT_TRUE_MSG(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						       t->product, NULL),
+			      "%s did not bind", t->name);
+
+	for (ch = 0; ch < 5; ch++) {
+		bool present = ch < t->channels;
+
+		for (f = 0; f < ARRAY_SIZE(fmt); f++) {
+			snprintf(name, sizeof(name), fmt[f], ch + 1);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    !!emc2305_test_find(ctx->hwmon, name),
+					    present, "%s", name);
+		}
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ctx->probe_writes[DS_FAN_MIN_DRIVE(ch)],
+				    present ? 1 : 0, "fan%d min drive", ch + 1);
+		KUNIT_EXPECT_EQ_MSG(test, ctx->mock.regs[DS_FAN_SETTING(ch)],
+				    present ? 0x00 : 0xaa, "fan%d setting",
+				    ch + 1);
+	}
+}
+
+struct emc2305_bad_id_case {
+	const char *name;
+	u8 vendor;
+	u8 product;
+};
+
+static const struct emc2305_bad_id_case emc2305_bad_id_cases[] = {
+	{ "foreign vendor", 0x5c, DS_ID_EMC2305 },
+	{ "no vendor", 0x00, DS_ID_EMC2301 },
+	{ "unknown product 0x33", DS_ID_MICROCHIP, 0x33 },
+	{ "unknown product 0x38", DS_ID_MICROCHIP, 0x38 },
+};
+
+static void emc2305_bad_id_desc(const struct emc2305_bad_id_case *t,
+				char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Creates emc2305_bad_id_gen_params() */
+KUNIT_ARRAY_PARAM(emc2305_bad_id, emc2305_bad_id_cases, emc2305_bad_id_desc);
+
+/* Anything but Microchip's ID and a known product ID is not bound. */
+static void hwmon_emc2305_test_probe_rejects_unknown(struct kunit *test)
+{
+	const struct emc2305_bad_id_case *t = test->param_value;
+	struct emc2305_ctx *ctx = test->priv;
+
+	KUNIT_EXPECT_FALSE(test, emc2305_test_probe(test, t->vendor,
+						    t->product, NULL));
+	KUNIT_EXPECT_EQ(test, ctx->ncdev, 0);
+}
+
+/*
+ * TACH Reading (high byte at 3Eh + 10h * n, low byte next) holds a 13-bit
+ * count in bits 15:3.  The datasheet's simplified equation for 2-pole
+ * fans (5 edges, 32.768 kHz tach clock) is RPM = 3,932,160 * m / COUNT;
+ * the driver uses m = 2, divides before it multiplies, and reports 0 when
+ * 3,932,160 / COUNT is 480 or less.  The other fans read 1000 counts, so
+ * a channel mix-up shows up as 7864.
+ */
+struct emc2305_tach_case {
+	const char *name;
+	int channel;
+	u8 high;
+	u8 low;
+	long rpm;
+};
+
+static const struct emc2305_tach_case emc2305_tach_cases[] = {
+	{ "fan1 reading 0", 0, 0x00, 0x00, 0 },
+	{ "fan1 count 8191", 0, 0xff, 0xf8, 0 },
+	{ "fan1 count 8190", 0, 0xff, 0xf0, 0 },
+	{ "fan1 count 8000", 0, 0xfa, 0x00, 982 },
+	{ "fan1 count 4096", 0, 0x80, 0x00, 1920 },
+	{ "fan1 count 1024", 0, 0x20, 0x00, 7680 },
+	{ "fan1 unused bits ignored", 0, 0x20, 0x07, 7680 },
+	{ "fan1 count 1", 0, 0x00, 0x08, 7864320 },
+	{ "fan2 count 4096", 1, 0x80, 0x00, 1920 },
+	{ "fan3 count 1024", 2, 0x20, 0x00, 7680 },
+	{ "fan5 count 8000", 4, 0xfa, 0x00, 982 },
+};
+
+static void emc2305_tach_desc(const struct emc2305_tach_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Creates emc2305_tach_gen_params() */
+KUNIT_ARRAY_PARAM(emc2305_tach, emc2305_tach_cases, emc2305_tach_desc);
+
+static void hwmon_emc2305_test_fan_input(struct kunit *test)
+{
+	const struct emc2305_tach_case *t = test->param_value;
+	struct emc2305_ctx *ctx = test->priv;
+	u8 *regs = ctx->mock.regs;
+	char name[16];
+	int ch;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2305, NULL));
+	for (ch = 0; ch < 5; ch++) {
+		/* 1000 counts = 0x1f40 */
+		regs[DS_TACH_HIGH(ch)] = 0x1f;
+		regs[DS_TACH_HIGH(ch) + 1] = 0x40;
+	}
+	regs[DS_TACH_HIGH(t->channel)] = t->high;
+	regs[DS_TACH_HIGH(t->channel) + 1] = t->low;
+
+	snprintf(name, sizeof(name), "fan%d_input", t->channel + 1);
+	KUNIT_EXPECT_EQ(test, emc2305_test_hwmon_read(test, name), t->rpm);
+	KUNIT_EXPECT_EQ(test, ctx->mock.reads[DS_TACH_HIGH(t->channel)], 1);
+}
+
+/* fanN_fault is bit N-1 of Drive Fail Status (27h). */
+static void hwmon_emc2305_test_fan_fault(struct kunit *test)
+{
+	struct emc2305_ctx *ctx = test->priv;
+	char name[16];
+	int ch;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2305, NULL));
+	for (ch = 0; ch < 5; ch++) {
+		snprintf(name, sizeof(name), "fan%d_fault", ch + 1);
+		ctx->mock.regs[DS_DRIVE_FAIL] = BIT(ch);
+		KUNIT_EXPECT_EQ_MSG(test, emc2305_test_hwmon_read(test, name),
+				    1, "%s", name);
+		ctx->mock.regs[DS_DRIVE_FAIL] = (u8)~BIT(ch);
+		KUNIT_EXPECT_EQ_MSG(test, emc2305_test_hwmon_read(test, name),
+				    0, "%s", name);
+	}
+}
+
+/* pwmN reads back Fan N Setting. */
+static void hwmon_emc2305_test_pwm_read(struct kunit *test)
+{
+	struct emc2305_ctx *ctx = test->priv;
+	char name[16];
+	int ch;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2305, NULL));
+	for (ch = 0; ch < 5; ch++)
+		ctx->mock.regs[DS_FAN_SETTING(ch)] = 0x11 * (ch + 1);
+	for (ch = 0; ch < 5; ch++) {
+		snprintf(name, sizeof(name), "pwm%d", ch + 1);
+		KUNIT_EXPECT_EQ(test, emc2305_test_hwmon_read(test, name),
+				0x11 * (ch + 1));
+	}
+}
+
+/*
+ * A pwm write is quantised to the 11 cooling states and, with one common
+ * PWM (no platform data), programmed into every fan the chip has (two
+ * on an EMC2302) and no other register.
+ */
+struct emc2305_pwm_case {
+	const char *attr;
+	const char *input;
+	u8 duty;
+};
+
+static const struct emc2305_pwm_case emc2305_pwm_cases[] = {
+	{ "pwm1", "0", 0 },
+	{ "pwm1", "26", 26 },
+	{ "pwm1", "100", 102 },
+	{ "pwm1", "128", 128 },
+	{ "pwm1", "200", 204 },
+	{ "pwm1", "255", 255 },
+	{ "pwm2", "77", 77 },
+};
+
+static void emc2305_pwm_desc(const struct emc2305_pwm_case *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s=%s", t->attr, t->input);
+}
+
+/* Creates emc2305_pwm_gen_params() */
+KUNIT_ARRAY_PARAM(emc2305_pwm, emc2305_pwm_cases, emc2305_pwm_desc);
+
+static void hwmon_emc2305_test_pwm_write(struct kunit *test)
+{
+	const struct emc2305_pwm_case *t = test->param_value;
+	struct emc2305_ctx *ctx = test->priv;
+	unsigned int reg, others = 0;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2302, NULL));
+	KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, t->attr,
+						       t->input), 0);
+	emc2305_test_expect_settings(test, 2, t->duty);
+	KUNIT_EXPECT_EQ(test, ctx->mock.writes[DS_FAN_SETTING(0)], 1);
+	KUNIT_EXPECT_EQ(test, ctx->mock.writes[DS_FAN_SETTING(1)], 1);
+	for (reg = 0; reg < ARRAY_SIZE(ctx->mock.writes); reg++)
+		if (reg != DS_FAN_SETTING(0) && reg != DS_FAN_SETTING(1))
+			others += ctx->mock.writes[reg];
+	KUNIT_EXPECT_EQ(test, others, 0);
+}
+
+/*
+ * A pwm write outside 0..255 is refused and programs nothing, as it is
+ * without CONFIG_THERMAL.
+ */
+static void hwmon_emc2305_test_pwm_write_range(struct kunit *test)
+{
+	struct emc2305_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2301, NULL));
+	KUNIT_EXPECT_EQ(test, emc2305_test_hwmon_write(test, "pwm1", "256"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, emc2305_test_hwmon_write(test, "pwm1", "1000"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, emc2305_test_hwmon_write(test, "pwm1", "-1"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ctx->mock.writes[DS_FAN_SETTING(0)], 0);
+	KUNIT_EXPECT_EQ(test, emc2305_test_cdev_read(test, 0, "cur_state"), 0);
+}
+
+/*
+ * Guards 364ffd2537c4 ("hwmon: (emc2305) fix pwm never being able to set
+ * lower"): a pwm write must not count as a thermal request, or every
+ * later, lower pwm write is taken for a floor below the thermal state and
+ * silently dropped.
+ */
+static void hwmon_emc2305_test_pwm_can_go_lower(struct kunit *test)
+{
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2303, NULL));
+	KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, "pwm1", "255"), 0);
+	emc2305_test_expect_settings(test, 3, 255);
+	KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, "pwm1", "128"), 0);
+	emc2305_test_expect_settings(test, 3, 128);
+	KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, "pwm1", "0"), 0);
+	emc2305_test_expect_settings(test, 3, 0);
+	KUNIT_EXPECT_EQ(test, emc2305_test_hwmon_read(test, "pwm1"), 0);
+}
+
+/*
+ * The hwmon pwm is a floor for the thermal state: a pwm below the current
+ * thermal state is only remembered, a thermal request below the pwm is
+ * raised to it.
+ */
+static void hwmon_emc2305_test_pwm_floor_for_thermal(struct kunit *test)
+{
+	struct emc2305_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2302, NULL));
+	KUNIT_ASSERT_EQ(test, ctx->ncdev, 1);
+
+	KUNIT_ASSERT_EQ(test, emc2305_test_cdev_write(test, 0, "8"), 0);
+	emc2305_test_expect_settings(test, 2, 204);
+
+	/* pwm 51 = state 2 < 8: remembered, not programmed */
+	KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, "pwm1", "51"), 0);
+	emc2305_test_expect_settings(test, 2, 204);
+	KUNIT_EXPECT_EQ(test, emc2305_test_cdev_read(test, 0, "cur_state"), 8);
+
+	/* thermal asks for 0, gets the floor 2 */
+	KUNIT_ASSERT_EQ(test, emc2305_test_cdev_write(test, 0, "0"), 0);
+	emc2305_test_expect_settings(test, 2, 51);
+	KUNIT_EXPECT_EQ(test, emc2305_test_cdev_read(test, 0, "cur_state"), 2);
+
+	/* above the floor thermal wins */
+	KUNIT_ASSERT_EQ(test, emc2305_test_cdev_write(test, 0, "3"), 0);
+	emc2305_test_expect_settings(test, 2, 77);
+	KUNIT_EXPECT_EQ(test, emc2305_test_cdev_read(test, 0, "cur_state"), 3);
+}
+
+/*
+ * Cooling devices: one common "emc2305_fan" without platform data, one
+ * "emc2305_fanN" per channel with pwm_separate; max_state is 10 unless
+ * platform data sets 1..10, anything else fails the probe.
+ */
+struct emc2305_cdev_case {
+	const char *name;
+	bool use_pdata;
+	struct emc2305_platform_data pdata;
+	bool binds;
+	int ncdev;
+	long max_state;
+};
+
+static const struct emc2305_cdev_case emc2305_cdev_cases[] = {
+	{ "default", false, {}, true, 1, 10 },
+	{ "common max 4", true, { .max_state = 4, .pwm_num = 2 }, true, 1, 4 },
+	{ "separate max 10", true,
+	  { .max_state = 10, .pwm_num = 3, .pwm_separate = true }, true, 3, 10 },
+	{ "max 1", true, { .max_state = 1, .pwm_num = 1 }, true, 1, 1 },
+	{ "max 0 rejected", true, { .max_state = 0, .pwm_num = 1 }, false, 0,
+	  0 },
+	{ "max 11 rejected", true, { .max_state = 11, .pwm_num = 1 }, false, 0,
+	  0 },
+	{ "pwm_num 6 rejected", true, { .max_state = 10, .pwm_num = 6 }, false,
+	  0, 0 },
+};
+
+static void emc2305_cdev_desc(const struct emc2305_cdev_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Creates emc2305_cdev_gen_params() */
+KUNIT_ARRAY_PARAM(emc2305_cdev, emc2305_cdev_cases, emc2305_cdev_desc);
+
+static void hwmon_emc2305_test_cooling_max_state(struct kunit *test)
+{
+	const struct emc2305_cdev_case *t = test->param_value;
+	struct emc2305_ctx *ctx = test->priv;
+	char type[16];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						 DS_ID_EMC2305,
+						 t->use_pdata ? &t->pdata :
+						 NULL), t->binds);
+	if (!t->binds)
+		return;
+
+	KUNIT_ASSERT_EQ(test, ctx->ncdev, t->ncdev);
+	for (i = 0; i < ctx->ncdev; i++) {
+		if (t->pdata.pwm_separate)
+			snprintf(type, sizeof(type), "emc2305_fan%d", i + 1);
+		else
+			strscpy(type, "emc2305_fan", sizeof(type));
+		KUNIT_EXPECT_STREQ(test, ctx->cdev[i]->type, type);
+		KUNIT_EXPECT_EQ(test,
+				emc2305_test_cdev_read(test, i, "max_state"),
+				t->max_state);
+	}
+
+	/* The top state is full drive, one more is refused. */
+	snprintf(type, sizeof(type), "%ld", t->max_state);
+	KUNIT_EXPECT_EQ(test, emc2305_test_cdev_write(test, 0, type), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_FAN_SETTING(0)], 255);
+	snprintf(type, sizeof(type), "%ld", t->max_state + 1);
+	KUNIT_EXPECT_EQ(test, emc2305_test_cdev_write(test, 0, type), -EINVAL);
+}
+
+/*
+ * With pwm_separate each channel has its own minimum: the probe writes it
+ * to Fan N Minimum Drive and starts Fan N Setting there, and a pwm or
+ * cooling-state write touches only its own channel.
+ */
+static void hwmon_emc2305_test_separate_pwm_min(struct kunit *test)
+{
+	static const struct emc2305_platform_data pdata = {
+		.max_state = 10,
+		.pwm_num = 3,
+		.pwm_separate = true,
+		.pwm_min = { 51, 102, 153 },
+	};
+	struct emc2305_ctx *ctx = test->priv;
+	struct emc2305_mock *m = &ctx->mock;
+	int ch;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2305, &pdata));
+	for (ch = 0; ch < 3; ch++) {
+		KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_MIN_DRIVE(ch)],
+				pdata.pwm_min[ch]);
+		KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(ch)],
+				pdata.pwm_min[ch]);
+	}
+	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_FAN_MIN_DRIVE(3)], 0);
+	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_FAN_SETTING(3)], 0);
+	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_FAN_MIN_DRIVE(4)], 0);
+
+	KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, "pwm2", "255"), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(0)], 51);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(1)], 255);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(2)], 153);
+
+	KUNIT_ASSERT_EQ(test, ctx->ncdev, 3);
+	KUNIT_ASSERT_EQ(test, emc2305_test_cdev_write(test, 2, "10"), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(0)], 51);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(1)], 255);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(2)], 255);
+}
+
+static struct kunit_case emc2305_test_cases[] = {
+	KUNIT_CASE_PARAM(hwmon_emc2305_test_probe_product_id,
+			 emc2305_id_gen_params),
+	KUNIT_CASE_PARAM(hwmon_emc2305_test_probe_rejects_unknown,
+			 emc2305_bad_id_gen_params),
+	KUNIT_CASE_PARAM(hwmon_emc2305_test_fan_input, emc2305_tach_gen_params),
+	KUNIT_CASE(hwmon_emc2305_test_fan_fault),
+	KUNIT_CASE(hwmon_emc2305_test_pwm_read),
+	KUNIT_CASE_PARAM(hwmon_emc2305_test_pwm_write, emc2305_pwm_gen_params),
+	KUNIT_CASE(hwmon_emc2305_test_pwm_write_range),
+	KUNIT_CASE(hwmon_emc2305_test_pwm_can_go_lower),
+	KUNIT_CASE(hwmon_emc2305_test_pwm_floor_for_thermal),
+	KUNIT_CASE_PARAM(hwmon_emc2305_test_cooling_max_state,
+			 emc2305_cdev_gen_params),
+	KUNIT_CASE(hwmon_emc2305_test_separate_pwm_min),
+	{}
+};
+
+static struct kunit_suite emc2305_test_suite = {
+	.name = "hwmon_emc2305",
+	.init = emc2305_test_init,
+	.exit = emc2305_test_exit,
+	.test_cases = emc2305_test_cases,
+};
+
+kunit_test_suite(emc2305_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the EMC2301/2/3/5 hwmon driver");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,903 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the MAX31760 fan-speed controller driver
+ * (drivers/hwmon/max31760.c).
+ *
+ * The driver is probed for real.  Each case registers a mock I2C adapter
+ * whose master_xfer() serves a 256-byte register array with the chip's
+ * auto-incrementing register pointer, instantiates a "max31760" client on
+ * it with i2c_new_client_device() and lets the driver build its own regmap
+ * (devm_regmap_init_i2c() with its own regmap_config) on that bus.  The
+ * mock counts bus reads and writes per register, so a case can tell a
+ * value served by the bus from one served by the regmap cache.
+ *
+ * The hwmon paths are driven through the sysfs attributes of the hwmon
+ * device the driver registers below the client: a case looks an attribute
+ * up by name in that device's attribute groups and calls its show() or
+ * store(), which is what a read or write of /sys/class/hwmon/hwmonN/<name>
+ * ends up calling once kernfs is out of the way.  That covers the hwmon
+ * core's name-to-channel mapping as well as the driver's conversions, and
+ * it needs no mounted sysfs (there is none when built-in tests run).
+ *
+ * Expected register addresses, bit positions and encodings are taken from
+ * the MAX31760 datasheet (Analog Devices/Maxim, "Register Map" table and
+ * the register descriptions that follow it) and are written out as
+ * literals, not borrowed from the driver's #defines.
+ *
+ * Lifecycle: init() registers the adapter and probes the client (so every
+ * case starts from the datasheet's power-on register values plus what the
+ * probe wrote), the case runs, exit() unregisters client and adapter.
+ * exit() copes with an init() that failed half way.
+ */
+
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/i2c.h>
+#include <linux/kernel.h>
+#include <linux/kmod.h>
+#include <linux/module.h>
+#include <linux/regmap.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#define MAX31760_TEST_ADDR	0x50	/* any address the test owns */
+
+/* Datasheet register addresses (Register Map table). */
+#define DS_CR1		0x00
+#define DS_CR2		0x01
+#define DS_CR3		0x02
+#define DS_RHSH		0x06	/* remote high set-point, MSB */
+#define DS_LOTSH	0x08	/* local overtemperature set-point, MSB */
+#define DS_ROTSH	0x0a	/* remote overtemperature set-point, MSB */
+#define DS_LHSH		0x0c	/* local high set-point, MSB */
+#define DS_LUT(n)	(0x20 + (n))	/* 48-byte lookup table */
+#define DS_PWMR		0x50	/* direct duty-cycle control */
+#define DS_PWMV		0x51	/* current duty cycle, read only */
+#define DS_TC1H		0x52
+#define DS_TC2H		0x54
+#define DS_RTH		0x56	/* remote temperature, MSB */
+#define DS_LTH		0x58	/* local temperature, MSB */
+#define DS_SR		0x5a	/* status */
+#define DS_EEX		0x5b	/* last register */
+
+struct max31760_mock {
+	struct i2c_adapter adap;
+	u8 regs[256];
+	unsigned int reads[256];
+	unsigned int writes[256];
+	u8 ptr;
+};
+
+struct max31760_ctx {
+	struct max31760_mock mock;
+	bool adap_added;
+	struct i2c_client *client;
+	struct device *hwmon;
+	struct regmap *map;
+	unsigned int probe_writes[256];
+};
+
+/*
+ * Power-on values from the "POR state" column of the datasheet's register
+ * map; everything else powers up as 0.
+ */
+static const u8 max31760_por[] = {
+	[0x00] = 0x01, [0x01] = 0x10, [0x02] = 0x03, [0x03] = 0xff,
+	[0x04] = 0xc0, [0x05] = 0x18, [0x06] = 0x55, [0x08] = 0x55,
+	[0x0a] = 0x6e, [0x0c] = 0x46, [0x0e] = 0xff, [0x0f] = 0xfe,
+};
+
+static int max31760_mock_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
+			      int num)
+{
+	struct max31760_mock *m = i2c_get_adapdata(adap);
+	int i, j;
+
+	for (i = 0; i < num; i++) {
+		struct i2c_msg *msg = &msgs[i];
+
+		if (msg->addr != MAX31760_TEST_ADDR)
+			return -ENXIO;
+
+		if (msg->flags & I2C_M_RD) {
+			for (j = 0; j < msg->len; j++) {
+				msg->buf[j] = m->regs[m->ptr];
+				m->reads[m->ptr]++;
+				m->ptr++;
+			}
+			continue;
+		}
+
+		if (!msg->len)
+			continue;
+		m->ptr = msg->buf[0];
+		for (j = 1; j < msg->len; j++) {
+			m->regs[m->ptr] = msg->buf[j];
+			m->writes[m->ptr]++;
+			m->ptr++;
+		}
+	}
+
+	return num;
+}
+
+static u32 max31760_mock_func(struct i2c_adapter *adap)
+{
+	return I2C_FUNC_I2C;
+}
+
+static const struct i2c_algorithm max31760_mock_algo = {
+	.master_xfer = max31760_mock_xfer,
+	.functionality = max31760_mock_func,
+};
+
+static int max31760_test_match_hwmon(struct device *dev, void *data)
+{
+	return dev->class && !strcmp(dev->class->name, "hwmon");
+}
+
+static int max31760_test_init(struct kunit *test)
+{
+	struct i2c_board_info info = {
+		I2C_BOARD_INFO("max31760", MAX31760_TEST_ADDR),
+	};
+	struct max31760_ctx *ctx;
+	struct max31760_mock *m;
+	int ret;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	test->priv = ctx;
+	m = &ctx->mock;
+
+	memcpy(m->regs, max31760_por, sizeof(max31760_por));
+	m->adap.owner = THIS_MODULE;
+	m->adap.algo = &max31760_mock_algo;
+	strscpy(m->adap.name, "kunit-max31760", sizeof(m->adap.name));
+	i2c_set_adapdata(&m->adap, m);
+	ret = i2c_add_adapter(&m->adap);
+	if (ret)
+		return ret;
+	ctx->adap_added = true;
+
+	/* A modular driver would otherwise race its udev-driven load. */
+	if (IS_MODULE(CONFIG_SENSORS_MAX31760))
+		request_module("max31760");
+
+	ctx->client = i2c_new_client_device(&m->adap, &info);
+	if (IS_ERR(ctx->client)) {
+		ret = PTR_ERR(ctx->client);
+		ctx->client = NULL;
+		return ret;
+	}
+	if (!ctx->client->dev.driver) {
+		kunit_err(test, "max31760 did not bind to the mock client\n");
+		return -ENODEV;
+	}
+
+	ctx->hwmon = device_find_child(&ctx->client->dev, NULL,
+				       max31760_test_match_hwmon);
+	if (!ctx->hwmon)
+		return -ENODEV;
+	ctx->map = dev_get_regmap(&ctx->client->dev, NULL);
+	if (!ctx->map)
+		return -ENODEV;
+
+	/* Keep what the probe wrote, then count from zero. */
+	memcpy(ctx->probe_writes, m->writes, sizeof(m->writes));
+	memset(m->reads, 0, sizeof(m->reads));
+	memset(m->writes, 0, sizeof(m->writes));
+	return 0;
+}
+
+static void max31760_test_exit(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+
+	if (!ctx)
+		return;
+	if (ctx->hwmon)
+		put_device(ctx->hwmon);
+	if (ctx->client)
+		i2c_unregister_device(ctx->client);
+	if (ctx->adap_added)
+		i2c_del_adapter(&ctx->mock.adap);
+}
+
+static struct device_attribute *max31760_test_attr(struct kunit *test,
+						   const char *name)
+{
+	struct max31760_ctx *ctx = test->priv;
+	const struct attribute_group **grp;
+	struct attribute **attr;
+
+	for (grp = ctx->hwmon->groups; grp && *grp; grp++)
+		for (attr = (*grp)->attrs; attr && *attr; attr++)
+			if (!strcmp((*attr)->name, name))
+				return container_of(*attr,
+						    struct device_attribute,
+						    attr);
+
+	KUNIT_FAIL(test, "hwmon attribute %s not found", name);
+	return NULL;
+}
+
+/* Show @name and parse it as a decimal; returns 0 or a negative errno. */
+static int max31760_test_show(struct kunit *test, const char *name, long *val)
+{
+	struct max31760_ctx *ctx = test->priv;
+	struct device_attribute *da = max31760_test_attr(test, name);
+	char *buf;
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, da);
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	len = da->show(ctx->hwmon, da, buf);
+	if (len < 0)
+		return len;
+	return kstrtol(buf, 10, val);
+}
+
+/* Store @str into @name; returns 0 if the whole string was taken. */
+static int max31760_test_store(struct kunit *test, const char *name,
+			       const char *str)
+{
+	struct max31760_ctx *ctx = test->priv;
+	struct device_attribute *da = max31760_test_attr(test, name);
+	ssize_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, da);
+	len = da->store(ctx->hwmon, da, str, strlen(str));
+	if (len < 0)
+		return len;
+	return len == strlen(str) ? 0 : -EIO;
+}
+
+static unsigned int max31760_test_total_writes(struct max31760_ctx *ctx)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(ctx->mock.writes); i++)
+		n += ctx->mock.writes[i];
+	return n;
+}
+
+/*
+ * The probe puts ALERT into comparator mode: CR2 bit 6 (ALERTS) set, the
+ * other CR2 bits kept at their power-on value, and no other register
+ * written.
+ */
+static void hwmon_max31760_test_probe_comparator_mode(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	unsigned int reg;
+
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR2], 0x50);
+	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_CR2], 1);
+	for (reg = 0; reg < ARRAY_SIZE(ctx->probe_writes); reg++)
+		if (reg != DS_CR2)
+			KUNIT_EXPECT_EQ_MSG(test, ctx->probe_writes[reg], 0,
+					    "probe wrote register %#x", reg);
+}
+
+/*
+ * Register blocks of the datasheet's register map.  Registers the
+ * datasheet marks read-only (the measured duty cycle, TACH counts,
+ * temperatures and status) change under the host's feet and must be
+ * volatile; so must EEX, a write-only command register.  Everything the
+ * host programs (control, set-points, user memory, LUT, PWMR) is plain
+ * memory and may be cached.  0x18-0x1f is reserved and not listed.
+ */
+struct max31760_reg_block {
+	const char *name;
+	u8 first;
+	u8 last;
+	bool volatile_reg;
+};
+
+static const struct max31760_reg_block max31760_reg_blocks[] = {
+	{ "CR1-CR3", 0x00, 0x02, false },
+	{ "FFDC MASK IFR", 0x03, 0x05, false },
+	{ "temperature set-points", 0x06, 0x0d, false },
+	{ "TACH count threshold", 0x0e, 0x0f, false },
+	{ "USER memory", 0x10, 0x17, false },
+	{ "LUT", 0x20, 0x4f, false },
+	{ "PWMR", 0x50, 0x50, false },
+	{ "PWMV", 0x51, 0x51, true },
+	{ "TACH1 TACH2 counts", 0x52, 0x55, true },
+	{ "remote and local temperature", 0x56, 0x59, true },
+	{ "status", 0x5a, 0x5a, true },
+	{ "EEX", 0x5b, 0x5b, true },
+};
+
+static void max31760_reg_block_desc(const struct max31760_reg_block *b,
+				    char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %#04x-%#04x %s", b->name,
+		 b->first, b->last, b->volatile_reg ? "volatile" : "cached");
+}
+
+/* Creates max31760_reg_blocks_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_reg_blocks, max31760_reg_blocks,
+		  max31760_reg_block_desc);
+
+/*
+ * Read each register twice with the chip's value changed in between: a
+ * volatile register must go to the bus both times and return the new
+ * value, a cached one must not touch the bus the second time and must
+ * return what it returned first.
+ */
+static void hwmon_max31760_test_volatile_regs(struct kunit *test)
+{
+	const struct max31760_reg_block *b = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	struct max31760_mock *m = &ctx->mock;
+	unsigned int reg, first, second, bus_reads;
+
+	for (reg = b->first; reg <= b->last; reg++) {
+		m->regs[reg] = 0xa5;
+		KUNIT_ASSERT_EQ(test, regmap_read(ctx->map, reg, &first), 0);
+		bus_reads = m->reads[reg];
+		m->regs[reg] = 0x5a;
+		KUNIT_ASSERT_EQ(test, regmap_read(ctx->map, reg, &second), 0);
+
+		if (b->volatile_reg) {
+			KUNIT_EXPECT_EQ_MSG(test, first, 0xa5, "reg %#x", reg);
+			KUNIT_EXPECT_EQ_MSG(test, second, 0x5a,
+					    "volatile reg %#x served from cache",
+					    reg);
+			KUNIT_EXPECT_EQ_MSG(test, m->reads[reg], bus_reads + 1,
+					    "volatile reg %#x", reg);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, second, first,
+					    "cached reg %#x re-read", reg);
+			KUNIT_EXPECT_EQ_MSG(test, m->reads[reg], bus_reads,
+					    "cached reg %#x re-read", reg);
+		}
+	}
+}
+
+/* 0x5b (EEX) is the last register; nothing above it reaches the bus. */
+static void hwmon_max31760_test_max_register(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	unsigned int val;
+
+	KUNIT_EXPECT_EQ(test, regmap_write(ctx->map, DS_EEX, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.writes[DS_EEX], 1);
+
+	KUNIT_EXPECT_EQ(test, regmap_read(ctx->map, DS_EEX + 1, &val), -EIO);
+	KUNIT_EXPECT_EQ(test, regmap_write(ctx->map, DS_EEX + 1, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, ctx->mock.reads[DS_EEX + 1], 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.writes[DS_EEX + 1], 0);
+}
+
+/*
+ * TACH counts (TC1H/TC1L at 0x52, TC2H/TC2L at 0x54, MSB first) are the
+ * number of 10 us (100 kHz) periods in one tach period.  With the two
+ * tach pulses per revolution the driver assumes, RPM = 60 s / (2 * count *
+ * 10 us) = 3,000,000 / count, evaluated as 6,000,000 / count / 2 in
+ * integers.  A count of 0 is treated as 1.  The other channel holds a
+ * count of 1, so reading the wrong registers shows up as 3,000,000.
+ */
+struct max31760_tach_case {
+	const char *name;
+	int channel;
+	u16 count;
+	long rpm;
+};
+
+static const struct max31760_tach_case max31760_tach_cases[] = {
+	{ "fan1 count 0 clamps to 1", 0, 0x0000, 3000000 },
+	{ "fan1 count 1", 0, 0x0001, 3000000 },
+	{ "fan1 count 300", 0, 0x012c, 10000 },
+	{ "fan1 count 1500", 0, 0x05dc, 2000 },
+	{ "fan1 count 3000", 0, 0x0bb8, 1000 },
+	{ "fan1 count 4660", 0, 0x1234, 643 },
+	{ "fan1 count 0xffff", 0, 0xffff, 45 },
+	{ "fan2 count 3000", 1, 0x0bb8, 1000 },
+	{ "fan2 count 0xffff", 1, 0xffff, 45 },
+};
+
+static void max31760_tach_desc(const struct max31760_tach_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Creates max31760_tach_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_tach, max31760_tach_cases, max31760_tach_desc);
+
+static void hwmon_max31760_test_fan_input(struct kunit *test)
+{
+	const struct max31760_tach_case *t = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	u8 *regs = ctx->mock.regs;
+	u8 mine = t->channel ? DS_TC2H : DS_TC1H;
+	u8 other = t->channel ? DS_TC1H : DS_TC2H;
+	char name[16];
+	long val;
+
+	regs[mine] = t->count >> 8;
+	regs[mine + 1] = t->count & 0xff;
+	regs[other] = 0x00;
+	regs[other + 1] = 0x01;
+
+	snprintf(name, sizeof(name), "fan%d_input", t->channel + 1);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, name, &val), 0);
+	KUNIT_EXPECT_EQ(test, val, t->rpm);
+	KUNIT_EXPECT_EQ(test, ctx->mock.reads[mine], 1);
+	KUNIT_EXPECT_EQ(test, ctx->mock.reads[mine + 1], 1);
+}
+
+/*
+ * Temperatures (RTH/RTL at 0x56 for temp1 = remote, LTH/LTL at 0x58 for
+ * temp2 = local) are 11-bit two's complement, left-justified in 16 bits,
+ * 0.125 degC per LSB.  The other channel holds +127.875 degC.
+ */
+struct max31760_temp_case {
+	const char *name;
+	int channel;
+	u8 msb;
+	u8 lsb;
+	long millicelsius;
+};
+
+static const struct max31760_temp_case max31760_temp_cases[] = {
+	{ "remote +127.875", 0, 0x7f, 0xe0, 127875 },
+	{ "remote +25", 0, 0x19, 0x00, 25000 },
+	{ "remote +0.125", 0, 0x00, 0x20, 125 },
+	{ "remote 0", 0, 0x00, 0x00, 0 },
+	{ "remote -0.125", 0, 0xff, 0xe0, -125 },
+	{ "remote -1", 0, 0xff, 0x00, -1000 },
+	{ "remote -25.5", 0, 0xe6, 0x80, -25500 },
+	{ "remote -55", 0, 0xc9, 0x00, -55000 },
+	{ "remote -128", 0, 0x80, 0x00, -128000 },
+	{ "local +70.25", 1, 0x46, 0x40, 70250 },
+	{ "local -40", 1, 0xd8, 0x00, -40000 },
+	{ "local -0.125", 1, 0xff, 0xe0, -125 },
+};
+
+static void max31760_temp_desc(const struct max31760_temp_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Creates max31760_temp_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_temp, max31760_temp_cases, max31760_temp_desc);
+
+static void hwmon_max31760_test_temp_input(struct kunit *test)
+{
+	const struct max31760_temp_case *t = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	u8 *regs = ctx->mock.regs;
+	u8 mine = t->channel ? DS_LTH : DS_RTH;
+	u8 other = t->channel ? DS_RTH : DS_LTH;
+	char name[16];
+	long val;
+
+	regs[mine] = t->msb;
+	regs[mine + 1] = t->lsb;
+	regs[other] = 0x7f;
+	regs[other + 1] = 0xe0;
+
+	snprintf(name, sizeof(name), "temp%d_input", t->channel + 1);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, name, &val), 0);
+	KUNIT_EXPECT_EQ(test, val, t->millicelsius);
+}
+
+/*
+ * temp1_max/temp1_crit are the remote high (ALERT) and overtemperature
+ * (SHDN) set-points at 0x06 and 0x0a; temp2_max/temp2_crit are the local
+ * high and overtemperature set-points, which the datasheet places at 0x0c
+ * and 0x08 (local before remote for the overtemperature pair, after it
+ * for the high pair).  Each set-point is an MSB/LSB pair in the
+ * temperature format; writes round to the nearest 0.125 degC and clamp to
+ * -128..+127.875 degC.
+ */
+struct max31760_limit_case {
+	const char *name;
+	const char *attr;
+	const char *input;
+	u8 reg;
+	u8 msb;
+	u8 lsb;
+	long readback;
+};
+
+static const struct max31760_limit_case max31760_limit_cases[] = {
+	{ "remote high 90", "temp1_max", "90000", DS_RHSH, 0x5a, 0x00, 90000 },
+	{ "remote high -40", "temp1_max", "-40000", DS_RHSH, 0xd8, 0x00,
+	  -40000 },
+	{ "remote high rounds down", "temp1_max", "90062", DS_RHSH, 0x5a, 0x00,
+	  90000 },
+	{ "remote high rounds up", "temp1_max", "90063", DS_RHSH, 0x5a, 0x20,
+	  90125 },
+	{ "remote high clamps +", "temp1_max", "200000", DS_RHSH, 0x7f, 0xe0,
+	  127875 },
+	{ "remote high clamps -", "temp1_max", "-200000", DS_RHSH, 0x80, 0x00,
+	  -128000 },
+	{ "remote OT 110.125", "temp1_crit", "110125", DS_ROTSH, 0x6e, 0x20,
+	  110125 },
+	{ "local high 75", "temp2_max", "75000", DS_LHSH, 0x4b, 0x00, 75000 },
+	{ "local OT 95.5", "temp2_crit", "95500", DS_LOTSH, 0x5f, 0x80, 95500 },
+	{ "local OT -0.125", "temp2_crit", "-125", DS_LOTSH, 0xff, 0xe0, -125 },
+};
+
+static void max31760_limit_desc(const struct max31760_limit_case *t,
+				char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s: %s=%s", t->name, t->attr,
+		 t->input);
+}
+
+/* Creates max31760_limit_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_limit, max31760_limit_cases, max31760_limit_desc);
+
+/* A limit write lands in exactly its MSB/LSB pair and reads back rounded. */
+static void hwmon_max31760_test_temp_limit_write(struct kunit *test)
+{
+	const struct max31760_limit_case *t = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	struct max31760_mock *m = &ctx->mock;
+	long val;
+
+	KUNIT_ASSERT_EQ(test, max31760_test_store(test, t->attr, t->input), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[t->reg], t->msb);
+	KUNIT_EXPECT_EQ(test, m->regs[t->reg + 1], t->lsb);
+	KUNIT_EXPECT_EQ(test, m->writes[t->reg], 1);
+	KUNIT_EXPECT_EQ(test, m->writes[t->reg + 1], 1);
+	KUNIT_EXPECT_EQ(test, max31760_test_total_writes(ctx), 2);
+
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, t->attr, &val), 0);
+	KUNIT_EXPECT_EQ(test, val, t->readback);
+}
+
+/* Each limit attribute reads its own set-point register pair. */
+static void hwmon_max31760_test_temp_limit_read(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	u8 *regs = ctx->mock.regs;
+	long val;
+
+	regs[DS_RHSH] = 0x50;	/* 80 degC */
+	regs[DS_LOTSH] = 0x5f;	/* 95 degC */
+	regs[DS_ROTSH] = 0x64;	/* 100 degC */
+	regs[DS_LHSH] = 0x4b;	/* 75 degC */
+
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "temp1_max", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 80000);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "temp1_crit", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 100000);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "temp2_max", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 75000);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "temp2_crit", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 95000);
+}
+
+/*
+ * Status register (0x5a): bit 0 TACH1 alarm, bit 1 TACH2 alarm, bit 2
+ * remote overtemperature, bit 3 remote high, bit 4 local
+ * overtemperature, bit 5 local high, bit 6 remote diode fault.  Each
+ * attribute must follow its own bit and ignore the others.
+ */
+struct max31760_status_case {
+	const char *attr;
+	u8 bit;
+};
+
+static const struct max31760_status_case max31760_status_cases[] = {
+	{ "fan1_fault", 0 },
+	{ "fan2_fault", 1 },
+	{ "temp1_crit_alarm", 2 },
+	{ "temp1_max_alarm", 3 },
+	{ "temp2_crit_alarm", 4 },
+	{ "temp2_max_alarm", 5 },
+	{ "temp1_fault", 6 },
+};
+
+static void max31760_status_desc(const struct max31760_status_case *t,
+				 char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s bit %u", t->attr, t->bit);
+}
+
+/* Creates max31760_status_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_status, max31760_status_cases,
+		  max31760_status_desc);
+
+static void hwmon_max31760_test_status_bits(struct kunit *test)
+{
+	const struct max31760_status_case *t = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	long val;
+
+	ctx->mock.regs[DS_SR] = BIT(t->bit);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, t->attr, &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 1);
+
+	ctx->mock.regs[DS_SR] = (u8)~BIT(t->bit);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, t->attr, &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 0);
+}
+
+/*
+ * pwm1 reads the duty cycle the chip is driving (PWMV, 0x51) and writes
+ * the direct duty-cycle request (PWMR, 0x50); 0..255 only.
+ */
+static void hwmon_max31760_test_pwm_input(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	struct max31760_mock *m = &ctx->mock;
+	long val;
+
+	m->regs[DS_PWMR] = 0x11;
+	m->regs[DS_PWMV] = 0x80;
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "pwm1", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 128);
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1", "200"), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_PWMR], 200);
+	KUNIT_EXPECT_EQ(test, m->writes[DS_PWMR], 1);
+	KUNIT_EXPECT_EQ(test, m->writes[DS_PWMV], 0);
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1", "256"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1", "-1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, max31760_test_total_writes(ctx), 1);
+}
+
+/*
+ * pwm1_enable 1 (manual) sets CR2 bit 0 (DFC, direct fan control), 2
+ * (automatic, LUT driven) clears it; other CR2 bits are kept.
+ */
+static void hwmon_max31760_test_pwm_enable(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	long val;
+
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "pwm1_enable", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 2);
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1_enable", "1"), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR2], 0x51);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "pwm1_enable", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 1);
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1_enable", "2"), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR2], 0x50);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "pwm1_enable", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 2);
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1_enable", "0"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1_enable", "3"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR2], 0x50);
+}
+
+/*
+ * PWM frequency is CR1 bits 4:3 (DRV): 00 = 33 Hz, 01 = 150 Hz,
+ * 10 = 1500 Hz, 11 = 25 kHz.  A write picks the closest one; the other
+ * CR1 bits (power-on 0x01) are kept.
+ */
+struct max31760_freq_case {
+	const char *input;
+	u8 cr1;
+	long readback;
+};
+
+static const struct max31760_freq_case max31760_freq_cases[] = {
+	{ "33", 0x01, 33 },
+	{ "100", 0x09, 150 },
+	{ "150", 0x09, 150 },
+	{ "1000", 0x11, 1500 },
+	{ "1500", 0x11, 1500 },
+	{ "20000", 0x19, 25000 },
+	{ "25000", 0x19, 25000 },
+};
+
+static void max31760_freq_desc(const struct max31760_freq_case *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "pwm1_freq=%s", t->input);
+}
+
+/* Creates max31760_freq_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_freq, max31760_freq_cases, max31760_freq_desc);
+
+static void hwmon_max31760_test_pwm_freq(struct kunit *test)
+{
+	const struct max31760_freq_case *t = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	long val;
+
+	KUNIT_ASSERT_EQ(test, max31760_test_store(test, "pwm1_freq", t->input),
+			0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR1], t->cr1);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "pwm1_freq", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, t->readback);
+}
+
+/* The frequency read decodes all four DRV values. */
+static void hwmon_max31760_test_pwm_freq_read(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	long val;
+
+	ctx->mock.regs[DS_CR1] = 0x18 | 0x01;
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "pwm1_freq", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 25000);
+	KUNIT_EXPECT_EQ(test, ctx->mock.reads[DS_CR1], 1);
+}
+
+/*
+ * Temperature source for the LUT is CR1 bit 0 (TIS: 0 local, 1 remote)
+ * and bit 1 (MTI: use the greater of the two).  hwmon numbers remote as
+ * temp1 and local as temp2, so 1 -> TIS=1, 2 -> TIS=0, 3 -> MTI=1.
+ */
+struct max31760_src_case {
+	const char *input;
+	int ret;
+	u8 cr1;
+	long readback;
+};
+
+static const struct max31760_src_case max31760_src_cases[] = {
+	{ "1", 0, 0x01, 1 },
+	{ "2", 0, 0x00, 2 },
+	{ "3", 0, 0x02, 3 },
+	{ "0", -EINVAL, 0x01, 1 },
+	{ "4", -EINVAL, 0x01, 1 },
+};
+
+static void max31760_src_desc(const struct max31760_src_case *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "pwm1_auto_channels_temp=%s",
+		 t->input);
+}
+
+/* Creates max31760_src_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_src, max31760_src_cases, max31760_src_desc);
+
+static void hwmon_max31760_test_pwm_auto_channels(struct kunit *test)
+{
+	const struct max31760_src_case *t = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	long val;
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test,
+						  "pwm1_auto_channels_temp",
+						  t->input), t->ret);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR1], t->cr1);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test,
+						 "pwm1_auto_channels_temp",
+						 &val), 0);
+	KUNIT_EXPECT_EQ(test, val, t->readback);
+}
+
+/* fanN_enable is CR3 bit N-1 (TACH1E, TACH2E); power-on both enabled. */
+static void hwmon_max31760_test_fan_enable(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	long val;
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "fan1_enable", "0"), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR3], 0x02);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "fan1_enable", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 0);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "fan2_enable", &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 1);
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "fan2_enable", "0"), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR3], 0x00);
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "fan1_enable", "1"), 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR3], 0x01);
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "fan2_enable", "2"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR3], 0x01);
+}
+
+/*
+ * pwm1_auto_pointN_pwm is LUT byte N-1 (0x20..0x4f); the hysteresis is
+ * CR1 bit 5 (HYST: 0 = 2 degC, 1 = 4 degC).
+ */
+static void hwmon_max31760_test_lut(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	struct max31760_mock *m = &ctx->mock;
+	long val;
+
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1_auto_point1_pwm",
+						  "10"), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_LUT(0)], 10);
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test, "pwm1_auto_point48_pwm",
+						  "255"), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_LUT(47)], 255);
+	KUNIT_EXPECT_EQ(test, max31760_test_total_writes(ctx), 2);
+	KUNIT_EXPECT_NE(test, max31760_test_store(test, "pwm1_auto_point2_pwm",
+						  "256"), 0);
+
+	m->regs[DS_LUT(23)] = 0x77;
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test, "pwm1_auto_point24_pwm",
+						 &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 0x77);
+
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test,
+						 "pwm1_auto_point_temp_hyst",
+						 &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 2000);
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test,
+						  "pwm1_auto_point_temp_hyst",
+						  "4000"), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_CR1], 0x21);
+	KUNIT_ASSERT_EQ(test, max31760_test_show(test,
+						 "pwm1_auto_point_temp_hyst",
+						 &val), 0);
+	KUNIT_EXPECT_EQ(test, val, 4000);
+	KUNIT_EXPECT_EQ(test, max31760_test_store(test,
+						  "pwm1_auto_point_temp_hyst",
+						  "2000"), 0);
+	KUNIT_EXPECT_EQ(test, m->regs[DS_CR1], 0x01);
+}
+
+/* temp1 is the remote diode, temp2 the die. */
+static void hwmon_max31760_test_temp_labels(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	struct device_attribute *da;
+	char *buf;
+
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+
+	da = max31760_test_attr(test, "temp1_label");
+	KUNIT_ASSERT_NOT_NULL(test, da);
+	KUNIT_EXPECT_GT(test, da->show(ctx->hwmon, da, buf), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "remote\n");
+
+	da = max31760_test_attr(test, "temp2_label");
+	KUNIT_ASSERT_NOT_NULL(test, da);
+	KUNIT_EXPECT_GT(test, da->show(ctx->hwmon, da, buf), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "local\n");
+}
+
+static struct kunit_case max31760_test_cases[] = {
+	KUNIT_CASE(hwmon_max31760_test_probe_comparator_mode),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_volatile_regs,
+			 max31760_reg_blocks_gen_params),
+	KUNIT_CASE(hwmon_max31760_test_max_register),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_fan_input,
+			 max31760_tach_gen_params),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_temp_input,
+			 max31760_temp_gen_params),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_temp_limit_write,
+			 max31760_limit_gen_params),
+	KUNIT_CASE(hwmon_max31760_test_temp_limit_read),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_status_bits,
+			 max31760_status_gen_params),
+	KUNIT_CASE(hwmon_max31760_test_pwm_input),
+	KUNIT_CASE(hwmon_max31760_test_pwm_enable),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_pwm_freq,
+			 max31760_freq_gen_params),
+	KUNIT_CASE(hwmon_max31760_test_pwm_freq_read),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_pwm_auto_channels,
+			 max31760_src_gen_params),
+	KUNIT_CASE(hwmon_max31760_test_fan_enable),
+	KUNIT_CASE(hwmon_max31760_test_lut),
+	KUNIT_CASE(hwmon_max31760_test_temp_labels),
+	{}
+};
+
+static struct kunit_suite max31760_test_suite = {
+	.name = "hwmon_max31760",
+	.init = max31760_test_init,
+	.exit = max31760_test_exit,
+	.test_cases = max31760_test_cases,
+};
+
+kunit_test_suite(max31760_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the MAX31760 hwmon driver");
+MODULE_LICENSE("GPL");
