@@ -409,8 +409,9 @@ FIXTURE_TEARDOWN(ehash)
 		close(self->init_netns);
 }
 
+/* FIXTURE_DATA(ehash) spelled out: checkpatch misreads the macro form. */
 static void back_to_init_netns(struct __test_metadata *_metadata,
-			       FIXTURE_DATA(ehash) *self)
+			       struct _test_data_ehash *self)
 {
 	ASSERT_EQ(setns(self->init_netns, CLONE_NEWNET), 0);
 }
@@ -421,7 +422,7 @@ static void back_to_init_netns(struct __test_metadata *_metadata,
  * available.
  */
 static bool memcg_enter(struct __test_metadata *_metadata,
-			FIXTURE_DATA(ehash) *self, const char *max)
+			struct _test_data_ehash *self, const char *max)
 {
 	char controllers[256] = "";
 	char path[PATH_MAX];
