@@ -18,7 +18,7 @@ run: deps
 ## The project's tests: runner unit tests, types, the series, the full run.
 check: deps-tests unit typecheck series
 	@rc=0; $(KCONFORM) run $(ARGS) || rc=1; \
-	if [ -x $(SHARED)/tools/check-results ]; then \
+	if [ -f $(SHARED)/tools/check-results ]; then \
 		$(PYTHON) $(SHARED)/tools/check-results results/results.json || rc=1; \
 	else echo "check-results: $(SHARED)/tools/check-results not found, shape not checked"; fi; \
 	tail -n 1 results/summary.txt; exit $$rc
