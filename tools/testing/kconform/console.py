@@ -106,8 +106,7 @@ def _suites_per_node(suites: List[Suite], level: ktap.Level) -> List[Suite]:
 	by_name = {s.name: s for s in suites}
 	out = []
 	for node in level.nodes:
-		m = ktap._KSFT_PROG.match(node.name)
-		out.append(by_name.get(m.group(1) if m else node.name,
+		out.append(by_name.get(ktap.ksft_program(node.name)[0],
 				       suites[0] if suites else Suite('?', '?')))
 	return out
 

@@ -256,12 +256,17 @@ def kunit_suites(level: Level) -> List[Suite]:
 	return suites
 
 
+def ksft_program(name: str) -> Tuple[str, str]:
+	"""(target, program) of a runner result "selftests: T: P"."""
+	m = _KSFT_PROG.match(name)
+	return (m.group(1), m.group(2)) if m else (name, name)
+
+
 def kselftest_suites(level: Level) -> List[Suite]:
 	"""Group program results by kselftest target ("selftests: T: P")."""
 	suites: dict[str, Suite] = {}
 	for node in level.nodes:
-		m = _KSFT_PROG.match(node.name)
-		target, prog = (m.group(1), m.group(2)) if m else (node.name, node.name)
+		target, prog = ksft_program(node.name)
 		cases: List[Case] = []
 		for child in node.children:
 			cases.extend(leaf_cases(child, prog + '/'))
