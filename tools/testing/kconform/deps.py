@@ -16,6 +16,8 @@ RUN_PACKAGES = (
 	'dwarves', 'ccache', 'python3',	# kernel builds
 	'quilt', 'rsync', 'perl', 'git',	# the series (checkpatch is perl)
 	'qemu-system-x86', 'busybox-static', 'cpio', 'kmod', 'xz-utils',
+	# the guest kernel: LLVM=1 with Rust (rustc's own rust-src, bindgen)
+	'clang', 'lld', 'llvm', 'rustc', 'rust-src', 'bindgen',
 )
 TEST_PACKAGES = ('python3-mypy',)
 

@@ -22,6 +22,13 @@ from .model import KconformError, Suite
 from .suites import SuiteSpec
 
 BUSYBOX = Path('/bin/busybox')
+# The guest kernel's toolchain, for the kernel and for what kselftest
+# targets build against it (external modules): Debian's clang/LLVM 14 and
+# rustc 1.63, named by path, since another rustc (rustup's, without
+# rust-src) may come first on PATH.
+TOOLCHAIN = ('ARCH=x86_64', 'LLVM=1', 'CC=ccache clang',
+	     'RUSTC=/usr/bin/rustc', 'HOSTRUSTC=/usr/bin/rustc',
+	     'RUSTDOC=/usr/bin/rustdoc', 'BINDGEN=/usr/bin/bindgen')
 UP_MARKER = 'kconform: guest userspace up'
 CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5'
 
@@ -45,7 +52,7 @@ class GuestJob:
 
 	def make(self, *targets: str) -> List[str]:
 		return ['make', '-C', str(self.tree), f'O={self.build_dir}',
-			'ARCH=x86_64', 'CC=ccache gcc', f'-j{self.jobs}', *targets]
+			*TOOLCHAIN, f'-j{self.jobs}', *targets]
 
 
 def targets(specs: Sequence[SuiteSpec]) -> List[str]:
@@ -76,7 +83,7 @@ def configure(job: GuestJob, specs: Sequence[SuiteSpec]) -> bool:
 
 
 def build(job: GuestJob) -> None:
-	proc.check(job.make('bzImage'), job.out / 'guest-build.log', 3600,
+	proc.check(job.make('all'), job.out / 'guest-build.log', 3600,
 		   'guest kernel build')
 	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
 		   'guest kernel headers')
@@ -88,7 +95,7 @@ def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 		shutil.rmtree(dest)
 	names = targets(specs)
 	proc.check(['make', '-C', str(job.tree / 'tools/testing/selftests'),
-		    f'O={job.build_dir}', f'TARGETS={" ".join(names)}',
+		    f'O={job.build_dir}', *TOOLCHAIN, f'TARGETS={" ".join(names)}',
 		    f'KSFT_INSTALL_PATH={dest}', f'-j{job.jobs}', 'install'],
 		   job.out / 'kselftest-install.log', 1800, 'kselftest install')
 	return dest

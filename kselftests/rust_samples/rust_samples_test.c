@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What samples/rust promises, line by line (commit e4fc6580b079,
+ * "samples: add first Rust examples"):
+ *
+ *   - rust_minimal built in prints "Rust minimal sample (init)" and then
+ *     "Am I built-in? true" at boot;
+ *   - the same source as a module prints the init line and "Am I
+ *     built-in? false" on insmod, and "My numbers are [72, 108, 200]"
+ *     and then "Rust minimal sample (exit)" on rmmod; its .modinfo
+ *     carries the author, description and license of the module! block;
+ *   - when the allocation in init fails, init fails with ENOMEM, the
+ *     module is not loaded, Drop does not run and nothing leaks;
+ *   - the host program `single` prints "Hello world!" and "The number
+ *     is 42.".
+ *
+ * The guest kernel has CONFIG_SAMPLE_RUST_MINIMAL=y; rust_minimal.ko
+ * next to this program is samples/rust/rust_minimal.rs built again as
+ * an external module of the same kernel (see the Makefile).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define PREFIX "rust_minimal: "
+#define MAX_LINES 16
+#define FAILSLAB "/sys/kernel/debug/failslab/"
+#define KMEMLEAK "/sys/kernel/debug/kmemleak"
+/* Far more slab allocations than one finit_module() of the sample does. */
+#define MAX_NTH 20000
+
+struct lines {
+	int n;
+	char line[MAX_LINES][256];
+};
+
+static char dir[PATH_MAX];
+
+static const char *here(const char *name)
+{
+	static char path[PATH_MAX + 64];
+	char exe[PATH_MAX];
+	ssize_t len;
+
+	if (!dir[0]) {
+		len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (len < 0)
+			return name;
+		exe[len] = '\0';
+		snprintf(dir, sizeof(dir), "%s", dirname(exe));
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+/*
+ * Collect the messages of rust_minimal from /dev/kmsg, from @fd's
+ * position on: one record per read(), "level,seq,time,flags;text".
+ */
+static void read_lines(int fd, struct lines *out)
+{
+	char rec[1024];
+	ssize_t len;
+	char *text;
+
+	out->n = 0;
+	for (;;) {
+		len = read(fd, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)
+			continue;	/* overwritten records; go on */
+		if (len <= 0)
+			break;
+		rec[len] = '\0';
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		text[strcspn(text, "\n")] = '\0';
+		if (strncmp(text, PREFIX, strlen(PREFIX)) || out->n == MAX_LINES)
+			continue;
+		snprintf(out->line[out->n++], sizeof(out->line[0]), "%s",
+			 text + strlen(PREFIX));
+	}
+}
+
+static void expect_lines(struct __test_metadata *_metadata,
+			 const struct lines *got, const char *const *want,
+			 int nwant)
+{
+	int i;
+
+	EXPECT_EQ(got->n, nwant);
+	for (i = 0; i < got->n || i < nwant; i++) {
+		const char *g = i < got->n ? got->line[i] : "(nothing)";
+		const char *w = i < nwant ? want[i] : "(nothing)";
+
+		EXPECT_STREQ(g, w) TH_LOG("line %d of rust_minimal", i + 1);
+	}
+}
+
+static int is_loaded(void)
+{
+	char line[256];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/modules", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "rust_minimal ", 13))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	ssize_t len = -1;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		len = write(fd, text, strlen(text));
+		close(fd);
+	}
+	return len == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Runs @cmd through the shell; returns its exit status, output in @buf. */
+static int capture(const char *cmd, char *buf, size_t size)
+{
+	size_t len = 0;
+	FILE *p;
+	int st;
+
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (len + 1 < size && fgets(buf + len, size - len, p))
+		len += strlen(buf + len);
+	buf[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(builtin_prints_init_lines_at_boot)
+{
+	static const char *const want[] = {
+		"Rust minimal sample (init)",
+		"Am I built-in? true",
+	};
+	struct lines got;
+	int fd;
+
+	/* A fresh open of /dev/kmsg starts at the oldest record: the boot. */
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_GE(fd, 0);
+	read_lines(fd, &got);
+	close(fd);
+	/* Only the boot's lines: a module loaded later prints after them. */
+	if (got.n > 2)
+		got.n = 2;
+	expect_lines(_metadata, &got, want, 2);
+}
+
+TEST(host_program_single_prints_two_lines)
+{
+	char cmd[PATH_MAX + 16], out[256];
+
+	snprintf(cmd, sizeof(cmd), "%s 2>&1", here("single"));
+	EXPECT_EQ(capture(cmd, out, sizeof(out)), 0);
+	EXPECT_STREQ(out, "Hello world!\nThe number is 42.\n");
+}
+
+TEST(modinfo_shows_module_block)
+{
+	static const char *const field[][2] = {
+		{ "author", "Rust for Linux Contributors\n" },
+		{ "description", "Rust minimal sample\n" },
+		{ "license", "GPL\n" },
+	};
+	char cmd[PATH_MAX + 64], out[256];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof(cmd), "modinfo -F %s %s", field[i][0],
+			 here("rust_minimal.ko"));
+		EXPECT_EQ(capture(cmd, out, sizeof(out)), 0);
+		EXPECT_STREQ(out, field[i][1]) TH_LOG("field %s", field[i][0]);
+	}
+}
+
+FIXTURE(module) {
+	int ko;
+	int kmsg;
+};
+
+FIXTURE_SETUP(module)
+{
+	struct lines drain;
+
+	self->ko = -1;
+	self->kmsg = -1;
+	ASSERT_EQ(is_loaded(), 0) TH_LOG("rust_minimal is already loaded");
+	self->ko = open(here("rust_minimal.ko"), O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(self->ko, 0) TH_LOG("%s: %s", here("rust_minimal.ko"),
+				      strerror(errno));
+	self->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_GE(self->kmsg, 0);
+	read_lines(self->kmsg, &drain);
+}
+
+FIXTURE_TEARDOWN(module)
+{
+	if (is_loaded() == 1)
+		syscall(__NR_delete_module, "rust_minimal", O_NONBLOCK);
+	if (self->ko >= 0)
+		close(self->ko);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+TEST_F(module, insmod_prints_init_lines)
+{
+	static const char *const want[] = {
+		"Rust minimal sample (init)",
+		"Am I built-in? false",
+	};
+	struct lines got;
+
+	ASSERT_EQ(syscall(__NR_finit_module, self->ko, "", 0), 0)
+		TH_LOG("finit_module: %s", strerror(errno));
+	read_lines(self->kmsg, &got);
+	expect_lines(_metadata, &got, want, 2);
+	EXPECT_EQ(is_loaded(), 1);
+}
+
+TEST_F(module, rmmod_prints_numbers_then_exit)
+{
+	static const char *const want[] = {
+		"My numbers are [72, 108, 200]",
+		"Rust minimal sample (exit)",
+	};
+	struct lines got;
+
+	ASSERT_EQ(syscall(__NR_finit_module, self->ko, "", 0), 0)
+		TH_LOG("finit_module: %s", strerror(errno));
+	read_lines(self->kmsg, &got);
+	ASSERT_EQ(syscall(__NR_delete_module, "rust_minimal", O_NONBLOCK), 0)
+		TH_LOG("delete_module: %s", strerror(errno));
+	read_lines(self->kmsg, &got);
+	expect_lines(_metadata, &got, want, 2);
+	EXPECT_EQ(is_loaded(), 0);
+}
+
+/*
+ * Fail the nth slab allocation of finit_module() (fail-nth, see
+ * Documentation/fault-injection/fault-injection.rst), for n = 1, 2, ...
+ * until the failure lands in the module's init: the first attempt that
+ * printed the init line. Everything before init fails in load_module()
+ * and prints nothing. Returns that attempt's errno, its lines in @got,
+ * or 0 when no attempt reached init before one loaded the module.
+ */
+static int fail_in_init(struct __test_metadata *_metadata, int ko, int kmsg,
+			struct lines *got)
+{
+	char nth[16];
+	long ret;
+	int n, err;
+
+	ASSERT_EQ(write_file(FAILSLAB "ignore-gfp-wait", "N"), 0);
+	ASSERT_EQ(write_file(FAILSLAB "verbose", "0"), 0);
+	for (n = 1; n < MAX_NTH; n++) {
+		int fd = open("/proc/thread-self/fail-nth", O_WRONLY);
+
+		ASSERT_GE(fd, 0);
+		snprintf(nth, sizeof(nth), "%d", n);
+		ASSERT_EQ(write(fd, nth, strlen(nth)), (ssize_t)strlen(nth));
+		ret = syscall(__NR_finit_module, ko, "", 0);
+		err = errno;
+		ASSERT_EQ(write(fd, "0", 1), 1);
+		close(fd);
+		read_lines(kmsg, got);
+		if (ret == 0) {
+			TH_LOG("attempt %d loaded the module", n);
+			return 0;
+		}
+		if (got->n)
+			return err;
+	}
+	TH_LOG("no attempt up to %d reached init", MAX_NTH);
+	return 0;
+}
+
+TEST_F(module, init_fails_with_enomem)
+{
+	static const char *const want[] = {
+		"Rust minimal sample (init)",
+		"Am I built-in? false",
+	};
+	struct lines got;
+
+	if (access(FAILSLAB, F_OK))
+		SKIP(return, "%s missing: no CONFIG_FAILSLAB or debugfs", FAILSLAB);
+	EXPECT_EQ(fail_in_init(_metadata, self->ko, self->kmsg, &got), ENOMEM);
+	/* Init stopped at its first try_push(): no numbers, no Drop. */
+	expect_lines(_metadata, &got, want, 2);
+	EXPECT_EQ(is_loaded(), 0);
+}
+
+/* Counts the kmemleak reports of allocations made by process @pid. */
+static int leaks_of(struct __test_metadata *_metadata, pid_t pid)
+{
+	char line[512], tag[32];
+	int count = 0;
+	FILE *f;
+
+	ASSERT_EQ(write_file(KMEMLEAK, "scan"), 0);
+	f = fopen(KMEMLEAK, "r");
+	ASSERT_NE(f, NULL);
+	snprintf(tag, sizeof(tag), ", pid %d,", pid);
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, tag)) {
+			TH_LOG("%s", line);
+			count++;
+		}
+	}
+	fclose(f);
+	return count;
+}
+
+TEST_F(module, init_failure_leaks_nothing)
+{
+	struct lines got;
+
+	if (access(FAILSLAB, F_OK) || access(KMEMLEAK, F_OK))
+		SKIP(return, "no failslab or kmemleak in debugfs");
+	ASSERT_EQ(fail_in_init(_metadata, self->ko, self->kmsg, &got), ENOMEM);
+	/* kmemleak reports only objects older than 5 s. */
+	sleep(6);
+	EXPECT_EQ(leaks_of(_metadata, getpid()), 0);
+}
+
+TEST_HARNESS_MAIN
