@@ -60,6 +60,7 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
