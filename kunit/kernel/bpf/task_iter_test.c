@@ -141,6 +141,17 @@ static int tit_member_fn(void *arg)
 	do_exit(0);
 }
 
+/*
+ * A child that exits at once.  Starting one before each member leaves a
+ * hole in the pid numbers, so a thread's tid is never the previous
+ * thread's plus one and an iterator bug cannot hide behind "++tid".
+ * SIGCHLD, which kernel threads ignore, gets it reaped at exit.
+ */
+static int tit_gap_fn(void *arg)
+{
+	do_exit(0);
+}
+
 static int tit_leader_fn(void *arg)
 {
 	struct tit_group *g = arg;
@@ -154,6 +165,11 @@ static int tit_leader_fn(void *arg)
 		struct tit_member *m = &g->m[i];
 		pid_t pid;
 
+		pid = kernel_thread(tit_gap_fn, NULL, CLONE_FS | CLONE_FILES | SIGCHLD);
+		if (pid < 0) {
+			g->err = pid;
+			break;
+		}
 		pid = kernel_thread(tit_member_fn, m, CLONE_THREAD | CLONE_SIGHAND |
 				    CLONE_FS | CLONE_FILES);
 		if (pid < 0) {
@@ -232,7 +248,10 @@ static struct tit_group *tit_group_create(struct kunit *test, unsigned int nr,
 	KUNIT_ASSERT_EQ(test, g->err, 0);
 	KUNIT_ASSERT_EQ(test, g->started, nr);
 	for (i = 0; i < nr; i++) {
+		struct task_struct *prev = i ? g->m[i - 1].task : g->leader;
+
 		KUNIT_ASSERT_PTR_EQ(test, g->m[i].task->group_leader, g->leader);
+		KUNIT_ASSERT_NE(test, task_pid_nr(g->m[i].task), task_pid_nr(prev) + 1);
 		KUNIT_ASSERT_EQ(test, task_tgid_nr(g->m[i].task), task_pid_nr(g->leader));
 		if (g->m[i].own_files)
 			KUNIT_ASSERT_PTR_NE(test, g->m[i].task->files, g->leader->files);
