@@ -15,10 +15,10 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Sequence
+from typing import Dict, List, Sequence
 
 from . import console, kconfig, proc
-from .model import KconformError, Suite
+from .model import Case, KconformError, Status, Suite
 from .suites import SuiteSpec
 
 BUSYBOX = Path('/bin/busybox')
@@ -28,7 +28,8 @@ BUSYBOX = Path('/bin/busybox')
 # rust-src) may come first on PATH.
 TOOLCHAIN = ('ARCH=x86_64', 'LLVM=1', 'CC=ccache clang',
 	     'RUSTC=/usr/bin/rustc', 'HOSTRUSTC=/usr/bin/rustc',
-	     'RUSTDOC=/usr/bin/rustdoc', 'BINDGEN=/usr/bin/bindgen')
+	     'RUSTDOC=/usr/bin/rustdoc', 'BINDGEN=/usr/bin/bindgen',
+	     'CARGO=/usr/bin/cargo')
 UP_MARKER = 'kconform: guest userspace up'
 CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5'
 
@@ -89,6 +90,27 @@ def build(job: GuestJob) -> None:
 		   'guest kernel headers')
 
 
+def host_checks(job: GuestJob, specs: Sequence[SuiteSpec],
+		timeout: int) -> Dict[str, List[Case]]:
+	"""Run each suite's host_make targets in the guest build: one case each."""
+	out: Dict[str, List[Case]] = {}
+	for spec in specs:
+		for target in spec.host_make:
+			log = job.out / f'host-{spec.name}-{target}.log'
+			r = proc.run(job.make(target), log, timeout)
+			name = f'make_{target}'
+			if r.returncode == 0 and not r.timed_out:
+				case = Case(name, Status.PASS)
+			else:
+				why = f'timed out after {timeout} s' if r.timed_out \
+				      else f'exit status {r.returncode}'
+				tail = ''.join(r.lines[-15:])
+				case = Case(name, Status.TIMEOUT if r.timed_out else Status.FAIL,
+					    f'make {target} {why} (log: {log.name}):\n{tail}')
+			out.setdefault(spec.kselftest or spec.name, []).append(case)
+	return out
+
+
 def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 	dest = job.build_dir / 'kselftest_install'
 	if dest.exists():
@@ -140,6 +162,11 @@ def make_initramfs(job: GuestJob, installed: Path) -> None:
 	shutil.copyfile(job.repo / 'tools/testing/guest/timeout', wrapper)
 	wrapper.chmod(0o755)
 	shutil.copytree(installed, root / 'kselftest', symlinks=True)
+	if 'CONFIG_MODULES=y' in (job.build_dir / '.config').read_text().splitlines():
+		# /lib/modules/<release> with modules.dep, which busybox's
+		# modinfo and modprobe read even for a module given by path.
+		proc.check(job.make(f'INSTALL_MOD_PATH={root}', 'modules_install'),
+			   job.out / 'guest-modules.log', 600, 'guest modules_install')
 	libs = set()
 	for f in (root / 'kselftest').rglob('*'):
 		if f.is_file() and _is_elf(f):
@@ -178,8 +205,17 @@ def probe(job: GuestJob, accel: Sequence[str], timeout: float) -> bool:
 
 def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	 echo: bool = False) -> List[Suite]:
-	r = proc.run(qemu_argv(job, accel, CMDLINE), job.out / 'guest-console.log',
+	append = ' '.join([CMDLINE] + [s.cmdline for s in specs if s.cmdline])
+	r = proc.run(qemu_argv(job, accel, append), job.out / 'guest-console.log',
 		     job.timeout, echo=echo)
 	return console.suites_from_console(r.lines, 'kselftest', targets(specs),
 					   r.timed_out, '<guest boot>')
+
+
+def add_cases(results: Sequence[Suite], extra: Dict[str, List[Case]]) -> None:
+	"""Append host-check cases to the kselftest suites of the same name."""
+	for suite in results:
+		if suite.kind == 'kselftest' and suite.name in extra:
+			suite.cases += extra[suite.name]
+			suite.settle()
 

@@ -54,6 +54,12 @@ class Level:
 	subtest: str = ''
 	problems: List[str] = field(default_factory=list)
 	diag: List[Line] = field(default_factory=list)
+	doc_start: int = 0		# first node of the last TAP document
+
+	@property
+	def in_doc(self) -> int:
+		"""Results of the last document, the one `plan` belongs to."""
+		return len(self.nodes) - self.doc_start
 
 
 def clean(raw: Sequence[str]) -> List[Line]:
@@ -97,9 +103,9 @@ def parse_level(lines: Sequence[Line]) -> Level:
 			node.children = sub.nodes
 			node.problems = sub.problems
 			node.diag = diag + sub.diag
-			if sub.plan is not None and sub.plan != len(sub.nodes):
+			if sub.plan is not None and sub.plan != sub.in_doc:
 				node.problems.append(
-					f'plan says 1..{sub.plan} but {len(sub.nodes)} '
+					f'plan says 1..{sub.plan} but {sub.in_doc} '
 					f'results were reported')
 			if not node.name:
 				node.name = sub.subtest
@@ -142,6 +148,17 @@ def parse_level(lines: Sequence[Line]) -> Level:
 			level.nodes.append(node)
 			continue
 		if _HEADER.match(text):
+			# A new document (run_kselftest.sh prints one per target):
+			# the one before it must have kept its plan.
+			if level.in_doc:
+				if level.plan is not None and level.plan != level.in_doc:
+					level.problems.append(
+						f'line {idx + 1}: the TAP document before it '
+						f'planned 1..{level.plan} but reported '
+						f'{level.in_doc} results')
+				level.doc_start = len(level.nodes)
+				level.plan = None
+				expected = 1
 			level.structured = True
 			diag = []
 			continue
@@ -290,8 +307,8 @@ def level_problems(level: Level, what: str) -> List[str]:
 	problems = list(level.problems)
 	if not level.structured:
 		problems.append(f'no {what} output was found in the console log')
-	elif level.plan is not None and level.plan != len(level.nodes) and \
+	elif level.plan is not None and level.plan != level.in_doc and \
 			all(n.ok is not None for n in level.nodes):
 		problems.append(f'top-level plan says 1..{level.plan} but '
-				f'{len(level.nodes)} results were reported')
+				f'{level.in_doc} results were reported')
 	return problems

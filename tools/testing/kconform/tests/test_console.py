@@ -5,8 +5,8 @@ import unittest
 from pathlib import Path
 from typing import Dict, List
 
-from kconform import console, ktap
-from kconform.model import Status, Suite
+from kconform import console, guest, ktap
+from kconform.model import Case, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
 
@@ -131,6 +131,33 @@ class KselftestTest(unittest.TestCase):
 	def test_truncated_without_timeout_is_a_crash(self) -> None:
 		s = self.run_log('kselftest_timeout.log')['tcp_ehash']
 		self.assertEqual(s.status, Status.CRASH)
+
+	def test_one_tap_document_per_target(self) -> None:
+		s = by_name(console.suites_from_console(
+			load('kselftest_two_targets.log'), 'kselftest',
+			['tcp_ehash', 'rust_samples'], False, '<guest boot>'))
+		self.assertEqual(set(s), {'tcp_ehash', 'rust_samples'})
+		self.assertEqual(s['tcp_ehash'].status, Status.PASS)
+		self.assertEqual(len(s['tcp_ehash'].cases), 10)
+		self.assertEqual(s['rust_samples'].status, Status.FAIL)
+		self.assertEqual(cases(s['rust_samples'])[
+			'rust_samples_test/module.rmmod_prints_numbers_then_exit'], Status.PASS)
+
+	def test_document_short_of_its_plan(self) -> None:
+		log = ['TAP version 13', '1..2', 'ok 1 selftests: a: x',
+		       'TAP version 13', '1..1', 'ok 1 selftests: b: y']
+		problems = ktap.level_problems(ktap.parse(log), 'TAP')
+		self.assertEqual(problems, ['line 4: the TAP document before it '
+					    'planned 1..2 but reported 1 results'])
+
+	def test_host_cases_join_their_suite(self) -> None:
+		ok = self.run_log('kselftest_nested.log')['tcp_ehash']
+		hung = self.run_log('kselftest_timeout.log', timed_out=True)['tcp_ehash']
+		for suite in (ok, hung):
+			guest.add_cases([suite], {'tcp_ehash': [Case('make_x', Status.PASS)]})
+			self.assertEqual(cases(suite)['make_x'], Status.PASS)
+		self.assertEqual(ok.status, Status.FAIL)
+		self.assertEqual(hung.status, Status.TIMEOUT)
 
 	def test_kernel_warning_marks_running_suite(self) -> None:
 		s = self.run_log('kselftest_warning.log')['tcp_ehash']
