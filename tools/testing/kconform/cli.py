@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
 from . import deps, export, gate, guest, kunitrun, proc, report, suites, tree
-from .model import Case, KconformError, Status, Suite
+from .model import KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
 ACCEL_ARGS = {'kvm': ['-accel', 'kvm', '-cpu', 'host'], 'tcg': ['-accel', 'tcg']}
@@ -136,7 +136,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 	gjob = guest.GuestJob(REPO, src.tree, build_root / 'guest', out, args.jobs,
 			      args.guest_timeout)
 	ku_ok = gs_ok = False
-	host: Dict[str, List[Case]] = {}
 	if ku_specs:
 		try:
 			with st.stage('configure-kunit', 'kunit.py config'):
@@ -156,9 +155,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 						       not tree.missing_code(src.tree, list(s.requires))])
 			with st.stage('build-guest', 'guest kernel (log: guest-build.log)'):
 				guest.build(gjob)
-			if any(s.host_make for s in gs_specs):
-				with st.stage('host-checks', 'host-side make targets of the guest build'):
-					host = guest.host_checks(gjob, gs_specs, args.guest_timeout)
 			with st.stage('userspace', 'kselftest install + initramfs'):
 				installed = guest.install_tests(gjob, gs_specs)
 				guest.make_initramfs(gjob, installed)
@@ -175,9 +171,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 			results += kunitrun.execute(kjob, ku_specs, ACCEL_ARGS[accel])
 	if gs_ok:
 		with st.stage('run-kselftest', f'boot the guest ({accel})'):
-			booted = guest.boot(gjob, gs_specs, ACCEL_ARGS[accel])
-		guest.add_cases(booted, host)
-		results += booted
+			results += guest.boot(gjob, gs_specs, ACCEL_ARGS[accel])
 	return _finish(rep, results, st, out, args)
 
 

@@ -15,10 +15,10 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import List, Sequence
 
 from . import console, kconfig, proc
-from .model import Case, KconformError, Status, Suite
+from .model import KconformError, Suite
 from .suites import SuiteSpec
 
 BUSYBOX = Path('/bin/busybox')
@@ -28,8 +28,7 @@ BUSYBOX = Path('/bin/busybox')
 # rust-src) may come first on PATH.
 TOOLCHAIN = ('ARCH=x86_64', 'LLVM=1', 'CC=ccache clang',
 	     'RUSTC=/usr/bin/rustc', 'HOSTRUSTC=/usr/bin/rustc',
-	     'RUSTDOC=/usr/bin/rustdoc', 'BINDGEN=/usr/bin/bindgen',
-	     'CARGO=/usr/bin/cargo')
+	     'RUSTDOC=/usr/bin/rustdoc', 'BINDGEN=/usr/bin/bindgen')
 UP_MARKER = 'kconform: guest userspace up'
 CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5'
 
@@ -88,27 +87,6 @@ def build(job: GuestJob) -> None:
 		   'guest kernel build')
 	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
 		   'guest kernel headers')
-
-
-def host_checks(job: GuestJob, specs: Sequence[SuiteSpec],
-		timeout: int) -> Dict[str, List[Case]]:
-	"""Run each suite's host_make targets in the guest build: one case each."""
-	out: Dict[str, List[Case]] = {}
-	for spec in specs:
-		for target in spec.host_make:
-			log = job.out / f'host-{spec.name}-{target}.log'
-			r = proc.run(job.make(target), log, timeout)
-			name = f'make_{target}'
-			if r.returncode == 0 and not r.timed_out:
-				case = Case(name, Status.PASS)
-			else:
-				why = f'timed out after {timeout} s' if r.timed_out \
-				      else f'exit status {r.returncode}'
-				tail = ''.join(r.lines[-15:])
-				case = Case(name, Status.TIMEOUT if r.timed_out else Status.FAIL,
-					    f'make {target} {why} (log: {log.name}):\n{tail}')
-			out.setdefault(spec.kselftest or spec.name, []).append(case)
-	return out
 
 
 def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
@@ -210,12 +188,4 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 		     job.timeout, echo=echo)
 	return console.suites_from_console(r.lines, 'kselftest', targets(specs),
 					   r.timed_out, '<guest boot>')
-
-
-def add_cases(results: Sequence[Suite], extra: Dict[str, List[Case]]) -> None:
-	"""Append host-check cases to the kselftest suites of the same name."""
-	for suite in results:
-		if suite.kind == 'kselftest' and suite.name in extra:
-			suite.cases += extra[suite.name]
-			suite.settle()
 

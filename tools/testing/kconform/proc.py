@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -28,7 +29,15 @@ class Run:
 	log: Path
 
 	def tail(self, n: int = LOG_TAIL) -> str:
+		"""The first compiler/make error with what follows it, else the end."""
+		for i, line in enumerate(self.lines):
+			if _ERROR.search(line):
+				return ''.join(self.lines[i:i + n])
 		return ''.join(self.lines[-n:])
+
+
+# A compiler's "error:" / "error[E0599]:" or make's "*** [...] Error N".
+_ERROR = re.compile(r'(^|\s)error(\[E\d+\])?:|\*\*\* \[.*\] Error \d+')
 
 
 def run(argv: Sequence[str], log: Path, timeout: float,

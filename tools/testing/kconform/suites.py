@@ -5,10 +5,7 @@ By convention an entry named N has kunitconfig/N.config (its KUnit part,
 printing KTAP suite N unless `kunit` lists other names) and kselftests/N/
 (its kselftest target). `requires` names kernel files, and optionally a
 text in them, without which the suite's kernel code is missing.
-`host_make` lists make targets of the guest kernel's build that run on
-the build host (the tree's own host-side tests); each is a case
-`make_<target>` of the suite's kselftest result. `cmdline` is added
-to the guest kernel's command line.
+`cmdline` is added to the guest kernel's command line.
 """
 
 from __future__ import annotations
@@ -28,7 +25,6 @@ class SuiteSpec:
 	kunit: Tuple[str, ...]
 	kselftest: Optional[str]
 	requires: Tuple[Tuple[str, Optional[str]], ...] = field(default=())
-	host_make: Tuple[str, ...] = field(default=())
 	cmdline: str = ''
 
 
@@ -51,14 +47,10 @@ def load(repo: Path) -> List[SuiteSpec]:
 			kunit=tuple(entry.get('kunit', [name] if frag.exists() else [])),
 			kselftest=name if ksft.is_dir() else None,
 			requires=tuple(reqs),
-			host_make=tuple(str(t) for t in entry.get('host_make', [])),
 			cmdline=str(entry.get('cmdline', ''))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
-		if specs[-1].host_make and not specs[-1].kselftest:
-			raise KconformError(f'suites.toml: {name} has host_make but '
-					    f'no {ksft}/ (the guest build it runs in)')
 	return specs
 
 

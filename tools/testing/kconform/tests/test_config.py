@@ -52,14 +52,8 @@ class RegistryTest(unittest.TestCase):
 		with self.assertRaisesRegex(KconformError, 'unknown suite.*nope'):
 			suites.select(list(got.values()), ['nope'])
 
-	def test_host_make_needs_a_guest_build(self) -> None:
-		(self.repo / 'suites.toml').write_text(
-			'[both]\nhost_make = ["rusttest"]\n[ku]\nhost_make = ["x"]\n')
-		with self.assertRaisesRegex(KconformError, 'ku has host_make but no'):
-			suites.load(self.repo)
-		(self.repo / 'suites.toml').write_text(
-			'[both]\nhost_make = ["rusttest"]\ncmdline = "slub_debug=A"\n')
-		self.assertEqual(suites.load(self.repo)[0].host_make, ('rusttest',))
+	def test_cmdline(self) -> None:
+		(self.repo / 'suites.toml').write_text('[both]\ncmdline = "slub_debug=A"\n')
 		self.assertEqual(suites.load(self.repo)[0].cmdline, 'slub_debug=A')
 
 	def test_entry_without_files(self) -> None:

@@ -5,8 +5,8 @@ import unittest
 from pathlib import Path
 from typing import Dict, List
 
-from kconform import console, guest, ktap
-from kconform.model import Case, Status, Suite
+from kconform import console, ktap
+from kconform.model import Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
 
@@ -149,15 +149,6 @@ class KselftestTest(unittest.TestCase):
 		problems = ktap.level_problems(ktap.parse(log), 'TAP')
 		self.assertEqual(problems, ['line 4: the TAP document before it '
 					    'planned 1..2 but reported 1 results'])
-
-	def test_host_cases_join_their_suite(self) -> None:
-		ok = self.run_log('kselftest_nested.log')['tcp_ehash']
-		hung = self.run_log('kselftest_timeout.log', timed_out=True)['tcp_ehash']
-		for suite in (ok, hung):
-			guest.add_cases([suite], {'tcp_ehash': [Case('make_x', Status.PASS)]})
-			self.assertEqual(cases(suite)['make_x'], Status.PASS)
-		self.assertEqual(ok.status, Status.FAIL)
-		self.assertEqual(hung.status, Status.TIMEOUT)
 
 	def test_kernel_warning_marks_running_suite(self) -> None:
 		s = self.run_log('kselftest_warning.log')['tcp_ehash']

@@ -8,7 +8,7 @@ import time
 import unittest
 from pathlib import Path
 
-from kconform import export, tree
+from kconform import export, proc, tree
 from kconform.model import KconformError
 
 PATCH_OK = """From: kconform <kconform@example.org>
@@ -33,6 +33,19 @@ PATCH_BAD = PATCH_OK.replace('-int b;', '-int nothere;')
 
 @unittest.skipUnless(shutil.which('quilt') and shutil.which('rsync') and shutil.which('git'),
 		     'needs quilt, rsync and git (make deps installs them)')
+class LogTailTest(unittest.TestCase):
+
+	def test_first_error_comes_first(self) -> None:
+		lines = ['make: Entering directory\n', '*** Rust compiler is too new\n',
+			 '  CC      lib/error-inject.o\n',
+			 'error[E0599]: no function named `try_with_capacity`\n',
+			 '  --> samples/rust/rust_minimal.rs:24:35\n',
+			 'make[1]: *** [Makefile:2065: .] Error 2\n']
+		r = proc.Run([], lines, 2, False, 0.0, Path('x'))
+		self.assertTrue(r.tail().startswith('error[E0599]'))
+		self.assertEqual(proc.Run([], lines[:3], 2, False, 0.0, Path('x')).tail(2), ''.join(lines[1:3]))
+
+
 class DeriveTest(unittest.TestCase):
 
 	def setUp(self) -> None:
