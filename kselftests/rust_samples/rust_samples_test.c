@@ -38,7 +38,7 @@
 #define FAILSLAB "/sys/kernel/debug/failslab/"
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 #define SLAB_FLAG "/sys/kernel/slab/kmalloc-16/failslab"
-/* Far more slab allocations than one finit_module() of the sample does. */
+/* Far more kmalloc-16 allocations than one finit_module() of it makes. */
 #define MAX_NTH 20000
 
 struct lines {

@@ -118,9 +118,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 		return _finish(rep, results, st, out, args)
 	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
 
+	lacking = {s.name: tree.missing_code(src.tree, list(s.requires)) for s in registry}
 	present = []
 	for spec in specs:
-		lack = tree.missing_code(src.tree, list(spec.requires))
+		lack = lacking[spec.name]
 		if lack:
 			msg = f'the kernel code of suite {spec.name} is missing: ' + '; '.join(lack)
 			print(f'kconform: {msg}', flush=True)
@@ -151,8 +152,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 			with st.stage('configure-guest', 'guest kernel config'):
 				# Every registered target's config, whatever --suite says:
 				# one guest kernel, not one per selection.
-				guest.configure(gjob, [s for s in registry if s.kselftest and
-						       not tree.missing_code(src.tree, list(s.requires))])
+				guest.configure(gjob, [s for s in registry
+						       if s.kselftest and not lacking[s.name]])
 			with st.stage('build-guest', 'guest kernel (log: guest-build.log)'):
 				guest.build(gjob)
 			with st.stage('userspace', 'kselftest install + initramfs'):

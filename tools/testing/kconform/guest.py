@@ -2,8 +2,9 @@
 """The kselftest path: one guest kernel, a busybox initramfs, one boot.
 
 The guest kernel starts from allnoconfig plus tools/testing/guest/
-base.config plus each selected target's own `config`, as kselftest
-targets expect. The tests are built and installed by the tree's own
+base.config plus the `config` of every registered target (not only the
+selected ones, so the kernel does not change with --suite), as kselftest
+targets expect, built with TOOLCHAIN (LLVM=1 and Rust). The tests are built and installed by the tree's own
 `make -C tools/testing/selftests install`; the initramfs holds Debian's
 static busybox, the installed tests and the shared libraries they need.
 """
