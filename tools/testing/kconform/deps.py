@@ -18,6 +18,8 @@ RUN_PACKAGES = (
 	'qemu-system-x86', 'busybox-static', 'cpio', 'kmod', 'xz-utils',
 	# the guest kernel: LLVM=1 with Rust (rustc's own rust-src, bindgen)
 	'clang', 'lld', 'llvm', 'rustc', 'rust-src', 'bindgen',
+	# BPF kselftests: skeletons from the guest's BTF, linked with libbpf
+	'bpftool', 'libbpf-dev', 'zlib1g-dev',
 )
 TEST_PACKAGES = ('python3-mypy',)
 
