@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cgroup iterator's uapi (d4ccaf58a847, "bpf: Introduce cgroup
+ * iter"; union bpf_iter_link_info.cgroup in include/uapi/linux/bpf.h):
+ *
+ *   - order DESCENDANTS_PRE / DESCENDANTS_POST walk the subtree of the
+ *     start cgroup, ANCESTORS_UP walks from it to the root, SELF_ONLY
+ *     visits it alone; any other order, UNSPEC included, is EINVAL;
+ *   - the start is cgroup_fd, or cgroup_id, or neither (the default
+ *     cgroup v2 root); both is EINVAL; a v1 cgroup fd walks v1;
+ *   - a program returning 1 ends the walk; the program is then called
+ *     once more with a NULL cgroup;
+ *   - output that does not fit the kernel's buffer: the first read()
+ *     gives what fits, the next fails with EOPNOTSUPP;
+ *   - fdinfo shows cgroup_path and order; bpf_link_info shows cgroup_id
+ *     and order, and so does `bpftool link show`.
+ *
+ * The hierarchy, made in this order under the cgroup v2 root that the
+ * guest's init mounts at /sys/fs/cgroup:
+ *
+ *	ROOT ── kconform ─┬─ a ── a1
+ *	                  └─ b
+ *
+ * A cgroup's id is its kernfs node id, which is also the st_ino of its
+ * directory on 64-bit.
+ */
+#define _GNU_SOURCE
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "../kselftest_harness.h"
+#include "iter_util.h"
+#include "cgroup_iter.skel.h"
+
+#define CG2	"/sys/fs/cgroup"
+#define TOP	CG2 "/kconform"
+#define CG1	"/tmp/kconform-cgroup1"
+
+enum node { ROOT, KCG, A, A1, B, NODES, END = -1 };
+
+static const char *const node_path[NODES] = {
+	[ROOT] = CG2, [KCG] = TOP, [A] = TOP "/a", [A1] = TOP "/a/a1",
+	[B] = TOP "/b",
+};
+
+static __u64 path_id(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+static void remove_hierarchy(void)
+{
+	rmdir(node_path[A1]);
+	rmdir(node_path[A]);
+	rmdir(node_path[B]);
+	rmdir(node_path[KCG]);
+}
+
+struct hier {
+	__u64 id[NODES];
+	int fd[NODES];
+	struct cgroup_iter *skel;
+	struct bpf_link *link;
+	__u64 out[64];
+};
+
+static void hier_setup(struct __test_metadata *_metadata, struct hier *self)
+{
+	int i;
+
+	/* A run that died in setup left its cgroups: start clean. */
+	remove_hierarchy();
+	for (i = KCG; i < NODES; i++)
+		ASSERT_EQ(mkdir(node_path[i], 0755), 0)
+			TH_LOG("mkdir %s: %s", node_path[i], strerror(errno));
+	for (i = ROOT; i < NODES; i++) {
+		self->fd[i] = open(node_path[i], O_RDONLY | O_DIRECTORY);
+		ASSERT_GE(self->fd[i], 0);
+		self->id[i] = path_id(node_path[i]);
+		ASSERT_NE(self->id[i], 0);
+	}
+	self->skel = cgroup_iter__open_and_load();
+	ASSERT_NE(self->skel, NULL) TH_LOG("load: %s", strerror(errno));
+	self->link = NULL;
+}
+
+static void hier_teardown(struct hier *self)
+{
+	int i;
+
+	bpf_link__destroy(self->link);
+	cgroup_iter__destroy(self->skel);
+	for (i = ROOT; i < NODES; i++)
+		close(self->fd[i]);
+	remove_hierarchy();
+}
+
+/* Walks, one per variant: each test runs for every variant. */
+FIXTURE(walk) {
+	struct hier h;
+};
+
+FIXTURE_SETUP(walk)
+{
+	hier_setup(_metadata, &self->h);
+}
+
+FIXTURE_TEARDOWN(walk)
+{
+	hier_teardown(&self->h);
+}
+
+/* Parameters and limits, once. */
+FIXTURE(param) {
+	struct hier h;
+};
+
+FIXTURE_SETUP(param)
+{
+	hier_setup(_metadata, &self->h);
+}
+
+FIXTURE_TEARDOWN(param)
+{
+	hier_teardown(&self->h);
+}
+
+/* How the walk's start is given. */
+enum by { BY_FD, BY_ID, BY_NONE };
+
+static int hier_link(struct __test_metadata *_metadata,
+		     struct hier *self, enum bpf_cgroup_iter_order order,
+		     enum node start, enum by by)
+{
+	union bpf_iter_link_info linfo = {};
+
+	linfo.cgroup.order = order;
+	if (by == BY_FD)
+		linfo.cgroup.cgroup_fd = self->fd[start];
+	else if (by == BY_ID)
+		linfo.cgroup.cgroup_id = self->id[start];
+	return iter_link(self->skel->progs.dump_cgroup, &linfo, &self->link);
+}
+
+/* Read the walk; returns the number of ids in self->out, or -errno. */
+static int hier_walk(struct hier *self, size_t chunk)
+{
+	ssize_t n;
+
+	n = iter_read(self->link, self->out, sizeof(self->out), chunk, NULL);
+	return n < 0 ? n : n / (ssize_t)sizeof(__u64);
+}
+
+static void expect_nodes(struct __test_metadata *_metadata,
+			 struct hier *self, int got,
+			 const enum node *want)
+{
+	int i, n = 0;
+
+	while (want[n] != END)
+		n++;
+	ASSERT_EQ(got, n);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(self->out[i], self->id[want[i]])
+			TH_LOG("visit %d: want %s", i, node_path[want[i]]);
+}
+
+FIXTURE_VARIANT(walk) {
+	enum bpf_cgroup_iter_order order;
+	enum node start;
+	enum by by;
+	const char *order_name;		/* as fdinfo and bpftool print it */
+	enum node walk[NODES + 1];
+};
+
+FIXTURE_VARIANT_ADD(walk, pre_by_fd) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_PRE, .start = KCG, .by = BY_FD,
+	.order_name = "descendants_pre", .walk = { KCG, A, A1, B, END },
+};
+
+FIXTURE_VARIANT_ADD(walk, pre_by_id) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_PRE, .start = KCG, .by = BY_ID,
+	.order_name = "descendants_pre", .walk = { KCG, A, A1, B, END },
+};
+
+FIXTURE_VARIANT_ADD(walk, post_by_fd) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_POST, .start = KCG, .by = BY_FD,
+	.order_name = "descendants_post", .walk = { A1, A, B, KCG, END },
+};
+
+FIXTURE_VARIANT_ADD(walk, post_of_a_by_id) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_POST, .start = A, .by = BY_ID,
+	.order_name = "descendants_post", .walk = { A1, A, END },
+};
+
+FIXTURE_VARIANT_ADD(walk, ancestors_up_to_root) {
+	.order = BPF_CGROUP_ITER_ANCESTORS_UP, .start = A1, .by = BY_FD,
+	.order_name = "ancestors_up", .walk = { A1, A, KCG, ROOT, END },
+};
+
+FIXTURE_VARIANT_ADD(walk, self_only_by_id) {
+	.order = BPF_CGROUP_ITER_SELF_ONLY, .start = B, .by = BY_ID,
+	.order_name = "self_only", .walk = { B, END },
+};
+
+FIXTURE_VARIANT_ADD(walk, self_only_default_root) {
+	.order = BPF_CGROUP_ITER_SELF_ONLY, .start = ROOT, .by = BY_NONE,
+	.order_name = "self_only", .walk = { ROOT, END },
+};
+
+FIXTURE_VARIANT_ADD(walk, ancestors_up_default_root) {
+	.order = BPF_CGROUP_ITER_ANCESTORS_UP, .start = ROOT, .by = BY_NONE,
+	.order_name = "ancestors_up", .walk = { ROOT, END },
+};
+
+/* The exact visit sequence, then the epilogue once, then EOF. */
+TEST_F(walk, visits_in_order)
+{
+	int n;
+
+	ASSERT_EQ(hier_link(_metadata, &self->h, variant->order, variant->start,
+			    variant->by), 0);
+	n = hier_walk(&self->h, sizeof(self->h.out));
+	expect_nodes(_metadata, &self->h, n, variant->walk);
+	EXPECT_EQ(self->h.skel->bss->epilogues, 1);
+}
+
+/* One record per read(): the walk is still one session (EOF at end). */
+TEST_F(walk, small_reads_see_the_same_walk)
+{
+	int n;
+
+	ASSERT_EQ(hier_link(_metadata, &self->h, variant->order, variant->start,
+			    variant->by), 0);
+	n = hier_walk(&self->h, sizeof(__u64));
+	expect_nodes(_metadata, &self->h, n, variant->walk);
+}
+
+/* Returning 1 from the second visit ends the walk after it. */
+TEST_F(walk, program_stops_walk)
+{
+	enum node want[3] = { variant->walk[0], variant->walk[1], END };
+	int n;
+
+	self->h.skel->bss->stop_after = 2;
+	ASSERT_EQ(hier_link(_metadata, &self->h, variant->order, variant->start,
+			    variant->by), 0);
+	n = hier_walk(&self->h, sizeof(self->h.out));
+	if (variant->walk[1] == END)
+		want[1] = END;
+	expect_nodes(_metadata, &self->h, n, want);
+	EXPECT_EQ(self->h.skel->bss->epilogues, 1);
+}
+
+TEST_F(walk, link_info_fdinfo_and_bpftool)
+{
+	char target[32], text[4096], want[128];
+	struct bpf_link_info info;
+
+	ASSERT_EQ(hier_link(_metadata, &self->h, variant->order, variant->start,
+			    variant->by), 0);
+	ASSERT_EQ(iter_info(self->h.link, &info, target, sizeof(target)), 0);
+	EXPECT_EQ(info.type, BPF_LINK_TYPE_ITER);
+	EXPECT_STREQ(target, "cgroup");
+	EXPECT_EQ(info.iter.cgroup.cgroup_id, self->h.id[variant->start]);
+	EXPECT_EQ(info.iter.cgroup.order, variant->order);
+
+	fdinfo_text(self->h.link, text, sizeof(text));
+	snprintf(want, sizeof(want), "cgroup_path:\t%s",
+		 variant->start == ROOT ? "/" :
+		 node_path[variant->start] + strlen(CG2));
+	EXPECT_EQ(fdinfo_has(self->h.link, want), 1) TH_LOG("%s", text);
+	snprintf(want, sizeof(want), "order: %s", variant->order_name);
+	EXPECT_EQ(fdinfo_has(self->h.link, want), 1) TH_LOG("%s", text);
+
+	ASSERT_EQ(bpftool_link_show(info.id, text, sizeof(text)), 0)
+		TH_LOG("%s", text);
+	snprintf(want, sizeof(want), "cgroup_id %llu  order %s  ",
+		 (unsigned long long)self->h.id[variant->start],
+		 variant->order_name);
+	EXPECT_NE(strstr(text, want), NULL)
+		TH_LOG("bpftool: %s; want: %s", text, want);
+	EXPECT_NE(strstr(text, "target_name cgroup  "), NULL)
+		TH_LOG("bpftool: %s", text);
+}
+
+/* Both a start fd and a start id. */
+TEST_F(param, fd_and_id_is_einval)
+{
+	union bpf_iter_link_info linfo = {};
+
+	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
+	linfo.cgroup.cgroup_fd = self->h.fd[A];
+	linfo.cgroup.cgroup_id = self->h.id[A];
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->h.link), -EINVAL);
+}
+
+TEST_F(param, unknown_orders_are_einval)
+{
+	static const __u32 bad[] = { BPF_CGROUP_ITER_ORDER_UNSPEC, 5, 255,
+				     0x80000000u };
+	union bpf_iter_link_info linfo = {};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		linfo.cgroup.order = bad[i];
+		linfo.cgroup.cgroup_fd = self->h.fd[A];
+		EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+				    &self->h.link), -EINVAL)
+			TH_LOG("order %u", bad[i]);
+		bpf_link__destroy(self->h.link);
+		self->h.link = NULL;
+	}
+}
+
+/* No parameters at all: order UNSPEC, so EINVAL too. */
+TEST_F(param, no_link_info_is_einval)
+{
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, NULL, &self->h.link),
+		  -EINVAL);
+}
+
+/* A file that is not a cgroup directory, and a closed fd. */
+TEST_F(param, non_cgroup_fds_are_ebadf)
+{
+	union bpf_iter_link_info linfo = {};
+	char procs[PATH_MAX];
+	int fd;
+
+	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
+	fd = open("/dev/null", O_RDONLY);
+	ASSERT_GE(fd, 0);
+	linfo.cgroup.cgroup_fd = fd;
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->h.link), -EBADF);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", node_path[A]);
+	close(fd);
+	fd = open(procs, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	linfo.cgroup.cgroup_fd = fd;
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->h.link), -EBADF);
+	close(fd);
+	linfo.cgroup.cgroup_fd = fd;	/* closed now */
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->h.link), -EBADF);
+}
+
+/*
+ * An id that names no cgroup: a removed one, and the kernfs id of a
+ * cgroup's file (cgroup_get_from_id() must check for a directory).
+ */
+TEST_F(param, ids_of_no_cgroup_are_enoent)
+{
+	union bpf_iter_link_info linfo = {};
+	char procs[PATH_MAX];
+
+	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", node_path[B]);
+	linfo.cgroup.cgroup_id = path_id(procs);
+	ASSERT_NE(linfo.cgroup.cgroup_id, 0);
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->h.link), -ENOENT);
+
+	close(self->h.fd[A1]);
+	self->h.fd[A1] = -1;
+	ASSERT_EQ(rmdir(node_path[A1]), 0);
+	linfo.cgroup.cgroup_id = self->h.id[A1];
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->h.link), -ENOENT);
+}
+
+/* A cgroup removed after the link was made is skipped by the walk. */
+TEST_F(param, removed_cgroups_are_skipped)
+{
+	static const enum node want[] = { KCG, A, B, END };
+	int n;
+
+	ASSERT_EQ(hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
+			    KCG, BY_FD), 0);
+	close(self->h.fd[A1]);
+	self->h.fd[A1] = -1;
+	ASSERT_EQ(rmdir(node_path[A1]), 0);
+	n = hier_walk(&self->h, sizeof(self->h.out));
+	expect_nodes(_metadata, &self->h, n, want);
+}
+
+/*
+ * 10248 bytes per cgroup: three fit the kernel's 8-page buffer, the
+ * fourth does not. The first read() returns the three, the next one
+ * fails: the walk cannot go on in a new session.
+ */
+TEST_F(param, output_past_the_buffer_is_eopnotsupp)
+{
+	static char buf[1 << 17];
+	int err_at = -1;
+	ssize_t n;
+
+	self->h.skel->bss->pad_chunks = 40;
+	ASSERT_EQ(hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
+			    KCG, BY_FD), 0);
+	n = iter_read(self->h.link, buf, sizeof(buf), 1 << 16, &err_at);
+	EXPECT_EQ(n, 3 * (8 + 40 * 256));
+	EXPECT_EQ(err_at, 2);
+	EXPECT_EQ(*(__u64 *)buf, self->h.id[KCG]);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+}
+
+/* The same walk when everything fits: EOF, and EOF again. */
+TEST_F(param, walk_that_fits_ends_with_eof)
+{
+	char buf[64];
+	int fd;
+
+	ASSERT_EQ(hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
+			    KCG, BY_FD), 0);
+	fd = bpf_iter_create(bpf_link__fd(self->h.link));
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(read(fd, buf, sizeof(buf)), 4 * 8);
+	EXPECT_EQ(read(fd, buf, sizeof(buf)), 0);
+	EXPECT_EQ(read(fd, buf, sizeof(buf)), 0);
+	close(fd);
+}
+
+/* A named cgroup v1 hierarchy, walked from its root's fd. */
+TEST_F(param, v1_fd_walks_v1_hierarchy)
+{
+	union bpf_iter_link_info linfo = {};
+	__u64 root1, child1;
+	int fd, n;
+
+	mkdir(CG1, 0755);
+	ASSERT_EQ(mount("cgroup", CG1, "cgroup", 0, "none,name=kconform"), 0)
+		TH_LOG("mount cgroup v1: %s", strerror(errno));
+	rmdir(CG1 "/child");
+	ASSERT_EQ(mkdir(CG1 "/child", 0755), 0);
+	root1 = path_id(CG1);
+	child1 = path_id(CG1 "/child");
+	fd = open(CG1, O_RDONLY | O_DIRECTORY);
+	ASSERT_GE(fd, 0);
+	linfo.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
+	linfo.cgroup.cgroup_fd = fd;
+	EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->h.link), 0);
+	if (self->h.link) {
+		n = hier_walk(&self->h, sizeof(self->h.out));
+		EXPECT_EQ(n, 2);
+		EXPECT_EQ(self->h.out[0], root1);
+		EXPECT_EQ(self->h.out[1], child1);
+	}
+	bpf_link__destroy(self->h.link);
+	self->h.link = NULL;
+	close(fd);
+	rmdir(CG1 "/child");
+	umount(CG1);
+}
+
+TEST_HARNESS_MAIN

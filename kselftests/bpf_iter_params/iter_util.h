@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What cgroup_iter_test and task_iter_test share: make an iterator link
+ * with given parameters, read it in chunks of a chosen size (a small
+ * chunk makes every read() a new seq_file session, so the iterator
+ * resumes through its stop()/start()), and look at the link from user
+ * space: bpf_link_info, /proc/self/fdinfo and Debian's bpftool.
+ */
+#ifndef ITER_UTIL_H
+#define ITER_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+/* An iterator link for @prog, or -errno (libbpf 1.1 sets errno). */
+static inline int iter_link(struct bpf_program *prog,
+			    union bpf_iter_link_info *linfo,
+			    struct bpf_link **link)
+{
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts);
+
+	if (linfo) {
+		opts.link_info = linfo;
+		opts.link_info_len = sizeof(*linfo);
+	}
+	*link = bpf_program__attach_iter(prog, &opts);
+	if (!*link)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Read a fresh iterator of @link to the end in reads of @chunk bytes.
+ * Returns the bytes read, or -errno of the first failing read() when
+ * @err_at is NULL; with @err_at, the bytes before the failure are kept
+ * and the read that failed is counted there (1 = the first).
+ */
+static inline ssize_t iter_read(struct bpf_link *link, void *buf, size_t size,
+				size_t chunk, int *err_at)
+{
+	size_t len = 0;
+	int fd, reads = 0;
+	ssize_t n;
+
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (len + chunk > size) {
+			close(fd);
+			return -ENOBUFS;
+		}
+		reads++;
+		n = read(fd, (char *)buf + len, chunk);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			if (!err_at)
+				return n;
+			*err_at = reads;
+			return len;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	if (err_at)
+		*err_at = 0;
+	return len;
+}
+
+static inline int iter_info(struct bpf_link *link, struct bpf_link_info *info,
+			    char *target, size_t target_size)
+{
+	__u32 len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	info->iter.target_name = (__u64)(unsigned long)target;
+	info->iter.target_name_len = target_size;
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), info, &len))
+		return -errno;
+	return 0;
+}
+
+/* Does /proc/self/fdinfo/<link fd> hold the line @want? */
+static inline int fdinfo_has(struct bpf_link *link, const char *want)
+{
+	char path[64], line[512];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d",
+		 bpf_link__fd(link));
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		found = !strcmp(line, want);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Every line of fdinfo, for a failure message. */
+static inline void fdinfo_text(struct bpf_link *link, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d",
+		 bpf_link__fd(link));
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, size - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+/*
+ * `bpftool link show id <id>` of Debian's bpftool, installed next to
+ * the test; its output in @out. Returns bpftool's exit status.
+ */
+static inline int bpftool_link_show(__u32 id, char *out, size_t size)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 64];
+	size_t len = 0;
+	ssize_t n;
+	FILE *p;
+	int st;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return -1;
+	exe[n] = '\0';
+	snprintf(cmd, sizeof(cmd), "%s/bpftool link show id %u 2>&1",
+		 dirname(exe), id);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (len + 1 < size && fgets(out + len, size - len, p))
+		len += strlen(out + len);
+	out[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#endif
