@@ -158,7 +158,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 				guest.build(gjob)
 			with st.stage('userspace', 'kselftest install + initramfs'):
 				installed = guest.install_tests(gjob, gs_specs)
-				guest.make_initramfs(gjob, installed)
+				guest.make_initramfs(gjob, installed, gs_specs)
 			gs_ok = True
 		except KconformError as e:
 			rep.errors.append(str(e))

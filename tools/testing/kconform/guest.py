@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Sequence
 
-from . import console, kconfig, proc
+from . import bench, console, kconfig, proc
 from .model import KconformError, Suite
 from .suites import SuiteSpec
 
@@ -124,7 +124,12 @@ def _is_elf(path: Path) -> bool:
 		return False
 
 
-def make_initramfs(job: GuestJob, installed: Path) -> None:
+def benches(specs: Sequence[SuiteSpec]) -> List[str]:
+	return [s.name for s in specs if s.bench]
+
+
+def make_initramfs(job: GuestJob, installed: Path,
+		   specs: Sequence[SuiteSpec] = ()) -> None:
 	root = job.build_dir / 'initramfs-root'
 	if root.exists():
 		shutil.rmtree(root)
@@ -141,6 +146,10 @@ def make_initramfs(job: GuestJob, installed: Path) -> None:
 	shutil.copyfile(job.repo / 'tools/testing/guest/timeout', wrapper)
 	wrapper.chmod(0o755)
 	shutil.copytree(installed, root / 'kselftest', symlinks=True)
+	# What init runs after run_kselftest.sh: "<target> <program>" lines.
+	(root / 'kselftest/kconform-benches').write_text(''.join(
+		f'{s.kselftest} {prog}\n' for s in specs if s.kselftest
+		for prog in s.bench))
 	if 'CONFIG_MODULES=y' in (job.build_dir / '.config').read_text().splitlines():
 		# /lib/modules/<release> with modules.dep, which busybox's
 		# modinfo and modprobe read even for a module given by path.
@@ -187,6 +196,8 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	append = ' '.join([CMDLINE] + [s.cmdline for s in specs if s.cmdline])
 	r = proc.run(qemu_argv(job, accel, append), job.out / 'guest-console.log',
 		     job.timeout, echo=echo)
-	return console.suites_from_console(r.lines, 'kselftest', targets(specs),
-					   r.timed_out, '<guest boot>')
+	rest, sections = bench.split(r.lines)
+	return console.suites_from_console(rest, 'kselftest', targets(specs),
+					   r.timed_out, '<guest boot>') + \
+		bench.suites(sections, benches(specs), r.timed_out)
 

@@ -89,6 +89,15 @@ def _split_result(text: str) -> Tuple[bool, int, str, str]:
 	return m.group(1) == 'ok', int(m.group(2)), rest.strip(), directive.strip()
 
 
+def is_result(text: str) -> bool:
+	"""A well-formed top-level result line."""
+	return bool(_RESULT_FULL.match(text))
+
+
+def result_name(text: str) -> str:
+	return _split_result(text)[2]
+
+
 def parse_level(lines: Sequence[Line]) -> Level:
 	level = Level()
 	child: List[Line] = []

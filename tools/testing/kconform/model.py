@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import List
+from typing import Dict, List
 
 
 class Status(str, enum.Enum):
@@ -28,6 +28,7 @@ class Case:
 	name: str
 	status: Status
 	message: str = ''
+	metrics: Dict[str, float] = field(default_factory=dict)	# benchmarks
 
 
 @dataclass

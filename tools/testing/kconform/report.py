@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List
 
-from .model import BAD, Status, Suite
+from .model import BAD, Case, Status, Suite
 
 SCHEMA = 1
 
@@ -38,13 +38,20 @@ class RunReport:
 				'name': s.name, 'kind': s.kind,
 				'status': s.status.value,
 				'message': s.message,
-				'cases': [{'name': c.name, 'status': c.status.value,
-					   'message': c.message} for c in s.cases],
+				'cases': [_case(c) for c in s.cases],
 			} for s in self.suites],
 			'totals': self.totals(),
 			'stages': {k: round(v, 1) for k, v in self.stages.items()},
 			'errors': self.errors,
 		}
+
+
+def _case(c: Case) -> Dict[str, Any]:
+	out: Dict[str, Any] = {'name': c.name, 'status': c.status.value,
+			       'message': c.message}
+	if c.metrics:
+		out['metrics'] = c.metrics
+	return out
 
 
 def write_json(report: RunReport, path: Path) -> None:
@@ -83,6 +90,9 @@ def summary(report: RunReport) -> List[str]:
 		width = max((len(c.name) for c in s.cases), default=10)
 		for c in s.cases:
 			line = f'   {c.name:<{width}}  {c.status.value}'
+			if c.metrics:
+				line += '  ' + ' '.join(f'{k}={v:g}' for k, v in
+							c.metrics.items())
 			if c.status != Status.PASS and c.message:
 				first = c.message.strip().split('\n')
 				line += '  ' + first[0][:150]

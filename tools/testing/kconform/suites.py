@@ -5,7 +5,9 @@ By convention an entry named N has kunitconfig/N.config (its KUnit part,
 printing KTAP suite N unless `kunit` lists other names) and kselftests/N/
 (its kselftest target). `requires` names kernel files, and optionally a
 text in them, without which the suite's kernel code is missing.
-`cmdline` is added to the guest kernel's command line.
+`cmdline` is added to the guest kernel's command line. `bench` names
+programs of the suite's kselftest target that the guest runs after the
+kselftests, as benchmarks (see bench.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class SuiteSpec:
 	kselftest: Optional[str]
 	requires: Tuple[Tuple[str, Optional[str]], ...] = field(default=())
 	cmdline: str = ''
+	bench: Tuple[str, ...] = field(default=())
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -47,10 +50,14 @@ def load(repo: Path) -> List[SuiteSpec]:
 			kunit=tuple(entry.get('kunit', [name] if frag.exists() else [])),
 			kselftest=name if ksft.is_dir() else None,
 			requires=tuple(reqs),
-			cmdline=str(entry.get('cmdline', ''))))
+			cmdline=str(entry.get('cmdline', '')),
+			bench=tuple(str(b) for b in entry.get('bench', []))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
+		if specs[-1].bench and not specs[-1].kselftest:
+			raise KconformError(f'suites.toml: {name} has a bench but '
+					    f'no {ksft}/ to build it in')
 	return specs
 
 

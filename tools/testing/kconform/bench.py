@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Benchmarks: programs the guest runs after the kselftests.
+
+A suite's `bench` programs (suites.toml) live in its kselftest target
+and are installed with it, but run_kselftest.sh does not run them; the
+guest's init runs each between two marker lines,
+
+	kconform: bench <suite> begin
+	... a TAP document ...
+	kconform: bench <suite> end <exit status>
+
+Each result line of the document is a measured case; the lines
+`# kconform-metric: key=value ...` before it are its numbers. A
+benchmark never fails on speed: a case fails only when the program says
+`not ok` (it could not measure), exits non-zero, prints a malformed
+metric, crashes the kernel or never finishes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from . import console, ktap
+from .model import Case, Status, Suite
+
+BEGIN = re.compile(r'^kconform: bench (\S+) begin$')
+END = re.compile(r'^kconform: bench (\S+) end (-?\d+)$')
+METRIC_PREFIX = '# kconform-metric:'
+METRIC = re.compile(r'^# kconform-metric:((?: [A-Za-z_]\w*=[-+]?\d+(?:\.\d+)?'
+		    r'(?:[eE][-+]?\d+)?)+)\s*$')
+
+
+@dataclass
+class Section:
+	suite: str
+	lines: List[ktap.Line] = field(default_factory=list)
+	rc: Optional[int] = None	# None: the end marker never came
+
+
+def split(raw: Sequence[str]) -> Tuple[List[str], List[Section]]:
+	"""The console without the bench sections, and the sections."""
+	rest: List[str] = []
+	sections: List[Section] = []
+	current: Optional[Section] = None
+	for idx, text in ktap.clean(raw):
+		begin, end = BEGIN.match(text), END.match(text)
+		if begin:
+			current = Section(begin.group(1))
+			sections.append(current)
+		elif end and current and end.group(1) == current.suite:
+			current.rc = int(end.group(2))
+			current = None
+		elif current:
+			current.lines.append((idx, text))
+		else:
+			rest.append(raw[idx])
+	return rest, sections
+
+
+def _metrics(lines: Sequence[ktap.Line]) -> Tuple[Dict[str, Dict[str, float]],
+						  List[str]]:
+	"""Metrics by the name of the result line they precede; bad lines."""
+	out: Dict[str, Dict[str, float]] = {}
+	bad: List[str] = []
+	pending: Dict[str, float] = {}
+	for _, text in lines:
+		if text.startswith(METRIC_PREFIX):
+			m = METRIC.match(text)
+			if not m:
+				bad.append(text)
+				continue
+			for pair in m.group(1).split():
+				key, _, value = pair.partition('=')
+				pending[key] = float(value)
+		elif ktap.is_result(text):
+			name = ktap.result_name(text)
+			if pending:
+				out[name] = pending
+			pending = {}
+	if pending:
+		bad.append('metrics after the last result line: ' +
+			   ' '.join(f'{k}={v:g}' for k, v in pending.items()))
+	return out, bad
+
+
+def _suite(sec: Section, timed_out: bool) -> Suite:
+	suite = Suite(sec.suite, 'bench')
+	level = ktap.parse_level(sec.lines)
+	metrics, bad = _metrics(sec.lines)
+	for node in level.nodes:
+		for case in ktap.leaf_cases(node):
+			case.metrics = metrics.get(node.name, {}) \
+				if case.name == node.name else {}
+			suite.cases.append(case)
+	for text in bad:
+		suite.cases.append(Case('<metric>', Status.FAIL,
+					'malformed metric line: ' + text))
+	for problem in ktap.level_problems(level, 'TAP'):
+		suite.cases.append(Case('<tap>', Status.FAIL, problem))
+	for _, excerpt in console.reports(sec.lines):
+		suite.fail_all(Status.CRASH, 'kernel report in the console:\n'
+			       + excerpt)
+		suite.cases.append(Case('<kernel report>', Status.CRASH, excerpt))
+	if sec.rc is None:
+		status = Status.TIMEOUT if timed_out else Status.CRASH
+		tail = '\n'.join(t for _, t in sec.lines[-10:])
+		msg = ('the benchmark never reached its end marker' +
+		       (' (guest timeout)' if timed_out else '') + ':\n' + tail)
+		suite.fail_all(status, msg)
+		suite.cases.append(Case('<exit>', status, msg))
+	elif sec.rc != 0:
+		suite.cases.append(Case('<exit>', Status.FAIL,
+					f'the benchmark exited with {sec.rc}'))
+	suite.settle()
+	return suite
+
+
+def suites(sections: Sequence[Section], expected: Iterable[str],
+	   timed_out: bool) -> List[Suite]:
+	"""A bench suite per section, and a failing one per missing suite."""
+	out = [_suite(s, timed_out) for s in sections]
+	seen = {s.suite for s in sections}
+	for name in expected:
+		if name not in seen:
+			missing = Suite(name, 'bench')
+			missing.fail_all(Status.TIMEOUT if timed_out else Status.FAIL,
+					 f'benchmark {name} did not run' +
+					 (': the guest ran past its timeout'
+					  if timed_out else ''))
+			missing.settle()
+			out.append(missing)
+	return out
