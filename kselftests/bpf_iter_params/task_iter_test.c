@@ -53,6 +53,8 @@ static void *thread_fn(void *arg)
 
 	tg.tid[i] = syscall(SYS_gettid);
 	if (i == UNSHARED && !unshare(CLONE_FILES)) {
+		/* Its own copy of the write end would keep it waiting. */
+		close(tg.wake[1]);
 		tg.u_fd = memfd_create("kconform-unshared", 0);
 		if (tg.u_fd >= 0 && !fstat(tg.u_fd, &st))
 			tg.u_ino = st.st_ino;
@@ -157,7 +159,7 @@ FIXTURE_VARIANT(tasks) {
 	size_t chunk;		/* bytes per read() */
 };
 
-FIXTURE_VARIANT_ADD(tasks, one_read) {
+FIXTURE_VARIANT_ADD(tasks, large_reads) {
 	.chunk = sizeof(((FIXTURE_DATA(tasks) *)0)->out),
 };
 
@@ -488,6 +490,7 @@ static void expect_shown(struct __test_metadata *_metadata,
 
 	ASSERT_EQ(bpftool_link_show(info.id, text, sizeof(text)), 0)
 		TH_LOG("%s", text);
+	/* bpftool may add "\n\tpids ..." lines after the parameters. */
 	snprintf(want, sizeof(want), "target_name %s  %s %u \n", target,
 		 name, val);
 	if (!val)
