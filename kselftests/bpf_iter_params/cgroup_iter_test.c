@@ -144,13 +144,19 @@ static int hier_link(struct __test_metadata *_metadata,
 	return iter_link(self->skel->progs.dump_cgroup, &linfo, &self->link);
 }
 
-/* Read the walk; returns the number of ids in self->out, or -errno. */
+/*
+ * Read the walk; returns the number of ids in self->out, or -errno of
+ * the read() that failed.
+ */
 static int hier_walk(struct hier *self, size_t chunk)
 {
+	struct iter_end end;
 	ssize_t n;
 
-	n = iter_read(self->link, self->out, sizeof(self->out), chunk, NULL);
-	return n < 0 ? n : n / (ssize_t)sizeof(__u64);
+	n = iter_read(self->link, self->out, sizeof(self->out), chunk, &end);
+	if (n < 0 || end.err)
+		return n < 0 ? n : end.err;
+	return n / (ssize_t)sizeof(__u64);
 }
 
 static void expect_nodes(struct __test_metadata *_metadata,
@@ -227,15 +233,24 @@ TEST_F(walk, visits_in_order)
 	EXPECT_EQ(self->h.skel->bss->epilogues, 1);
 }
 
-/* One record per read(): the walk is still one session (EOF at end). */
-TEST_F(walk, small_reads_see_the_same_walk)
+/*
+ * One record per read(): each read() is a new session, which a walk of
+ * more than one cgroup cannot resume. The first read() gives the first
+ * cgroup, the second fails with EOPNOTSUPP; a walk of one ends in EOF.
+ */
+TEST_F(walk, small_reads_stop_at_the_session_end)
 {
-	int n;
+	struct iter_end end;
+	ssize_t n;
 
 	ASSERT_EQ(hier_link(_metadata, &self->h, variant->order, variant->start,
 			    variant->by), 0);
-	n = hier_walk(&self->h, sizeof(__u64));
-	expect_nodes(_metadata, &self->h, n, variant->walk);
+	n = iter_read(self->h.link, self->h.out, sizeof(self->h.out),
+		      sizeof(__u64), &end);
+	ASSERT_EQ(n, sizeof(__u64));
+	EXPECT_EQ(self->h.out[0], self->h.id[variant->walk[0]]);
+	EXPECT_EQ(end.reads, 2);
+	EXPECT_EQ(end.err, variant->walk[1] == END ? 0 : -EOPNOTSUPP);
 }
 
 /* Returning 1 from the second visit ends the walk after it. */
@@ -396,17 +411,17 @@ TEST_F(param, removed_cgroups_are_skipped)
 TEST_F(param, output_past_the_buffer_is_eopnotsupp)
 {
 	static char buf[1 << 17];
-	int err_at = -1;
+	struct iter_end end;
 	ssize_t n;
 
 	self->h.skel->bss->pad_chunks = 40;
 	ASSERT_EQ(hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
 			    KCG, BY_FD), 0);
-	n = iter_read(self->h.link, buf, sizeof(buf), 1 << 16, &err_at);
+	n = iter_read(self->h.link, buf, sizeof(buf), 1 << 16, &end);
 	EXPECT_EQ(n, 3 * (8 + 40 * 256));
-	EXPECT_EQ(err_at, 2);
 	EXPECT_EQ(*(__u64 *)buf, self->h.id[KCG]);
-	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(end.reads, 2);
+	EXPECT_EQ(end.err, -EOPNOTSUPP);
 }
 
 /* The same walk when everything fits: EOF, and EOF again. */

@@ -38,44 +38,44 @@ static inline int iter_link(struct bpf_program *prog,
 	return 0;
 }
 
+/* How a read to the end went: read() calls made, and -errno or 0 (EOF). */
+struct iter_end {
+	int reads;
+	int err;
+};
+
 /*
- * Read a fresh iterator of @link to the end in reads of @chunk bytes.
- * Returns the bytes read, or -errno of the first failing read() when
- * @err_at is NULL; with @err_at, the bytes before the failure are kept
- * and the read that failed is counted there (1 = the first).
+ * Read a fresh iterator of @link in reads of @chunk bytes until EOF or
+ * a failing read(). Returns the bytes read before either, or -errno if
+ * no iterator could be made; @end (may be NULL) says how it ended.
  */
 static inline ssize_t iter_read(struct bpf_link *link, void *buf, size_t size,
-				size_t chunk, int *err_at)
+				size_t chunk, struct iter_end *end)
 {
+	struct iter_end e = {};
 	size_t len = 0;
-	int fd, reads = 0;
 	ssize_t n;
+	int fd;
 
 	fd = bpf_iter_create(bpf_link__fd(link));
 	if (fd < 0)
 		return -errno;
 	for (;;) {
 		if (len + chunk > size) {
-			close(fd);
-			return -ENOBUFS;
-		}
-		reads++;
-		n = read(fd, (char *)buf + len, chunk);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			if (!err_at)
-				return n;
-			*err_at = reads;
-			return len;
-		}
-		if (n == 0)
+			e.err = -ENOBUFS;
 			break;
+		}
+		e.reads++;
+		n = read(fd, (char *)buf + len, chunk);
+		if (n <= 0) {
+			e.err = n ? -errno : 0;
+			break;
+		}
 		len += n;
 	}
 	close(fd);
-	if (err_at)
-		*err_at = 0;
+	if (end)
+		*end = e;
 	return len;
 }
 

@@ -143,10 +143,13 @@ static int task_link(struct bpf_program *prog, enum param param, __u32 val,
 /* Records read through @link, @chunk bytes per read(); or -errno. */
 static int recs(FIXTURE_DATA(tasks) *self, size_t rec, size_t chunk)
 {
+	struct iter_end end;
 	ssize_t n;
 
-	n = iter_read(self->link, &self->out, sizeof(self->out), chunk, NULL);
-	return n < 0 ? n : n / (ssize_t)rec;
+	n = iter_read(self->link, &self->out, sizeof(self->out), chunk, &end);
+	if (n < 0 || end.err)
+		return n < 0 ? n : end.err;
+	return n / (ssize_t)rec;
 }
 
 static int pidfd_self(void)
@@ -541,6 +544,7 @@ static int pidns_child(struct task_iter *skel)
 {
 	struct bpf_link *link;
 	struct task_rec rec[4];
+	struct iter_end end;
 	char self_link[32];
 	pid_t global;
 	ssize_t n;
@@ -554,21 +558,21 @@ static int pidns_child(struct task_iter *skel)
 		return 11;
 	if (task_link(skel->progs.dump_task, TID, 1, &link))
 		return 12;
-	n = iter_read(link, rec, sizeof(rec), sizeof(rec), NULL);
+	n = iter_read(link, rec, sizeof(rec), sizeof(rec), &end);
 	bpf_link__destroy(link);
-	if (n != sizeof(rec[0]) || rec[0].tid != (__u32)global)
+	if (end.err || n != sizeof(rec[0]) || rec[0].tid != (__u32)global)
 		return 13;
 	if (task_link(skel->progs.dump_task, PID, 1, &link))
 		return 14;
-	n = iter_read(link, rec, sizeof(rec), sizeof(rec), NULL);
+	n = iter_read(link, rec, sizeof(rec), sizeof(rec), &end);
 	bpf_link__destroy(link);
-	if (n != sizeof(rec[0]) || rec[0].tgid != (__u32)global)
+	if (end.err || n != sizeof(rec[0]) || rec[0].tgid != (__u32)global)
 		return 15;
 	if (task_link(skel->progs.dump_task, TID, global, &link))
 		return 16;
-	n = iter_read(link, rec, sizeof(rec), sizeof(rec), NULL);
+	n = iter_read(link, rec, sizeof(rec), sizeof(rec), &end);
 	bpf_link__destroy(link);
-	if (n != 0)
+	if (end.err || n != 0)
 		return 17;
 	return 0;
 }
