@@ -25,6 +25,7 @@
  * directory on 64-bit.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
@@ -438,6 +439,53 @@ TEST_F(param, walk_that_fits_ends_with_eof)
 	EXPECT_EQ(read(fd, buf, sizeof(buf)), 0);
 	EXPECT_EQ(read(fd, buf, sizeof(buf)), 0);
 	close(fd);
+}
+
+/*
+ * In a cgroup namespace rooted at a: the ids of cgroups outside it name
+ * nothing (ENOENT), and fdinfo's cgroup_path is relative to its root.
+ * The child exits with the number of the first check that failed.
+ */
+static int cgroupns_child(struct hier *h)
+{
+	union bpf_iter_link_info linfo = {};
+	char procs[PATH_MAX];
+	int fd, ret;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", node_path[A]);
+	fd = open(procs, O_WRONLY);
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		return 10;
+	close(fd);
+	if (unshare(CLONE_NEWCGROUP))
+		return 11;
+	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
+	linfo.cgroup.cgroup_id = h->id[B];
+	if (iter_link(h->skel->progs.dump_cgroup, &linfo, &h->link) != -ENOENT)
+		return 12;
+	linfo.cgroup.cgroup_id = h->id[A1];
+	if (iter_link(h->skel->progs.dump_cgroup, &linfo, &h->link))
+		return 13;
+	ret = fdinfo_has(h->link, "cgroup_path:\t/a1") == 1 ? 0 : 14;
+	bpf_link__destroy(h->link);
+	h->link = NULL;
+	return ret;
+}
+
+TEST_F(param, cgroup_namespace_limits_ids_and_paths)
+{
+	pid_t child;
+	int st;
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child)
+		_exit(cgroupns_child(&self->h));
+	ASSERT_EQ(waitpid(child, &st, 0), child);
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(WEXITSTATUS(st), 0)
+		TH_LOG("check %d failed (12: an id outside the namespace was found, 14: path not relative to its root)",
+		       WEXITSTATUS(st));
 }
 
 /* A named cgroup v1 hierarchy, walked from its root's fd. */
