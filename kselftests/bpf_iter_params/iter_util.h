@@ -45,8 +45,8 @@ struct iter_end {
 };
 
 /*
- * Read a fresh iterator of @link in reads of @chunk bytes until EOF or
- * a failing read(). Returns the bytes read before either, or -errno if
+ * Read a fresh iterator of @link in reads of @chunk bytes (less when
+ * @buf has less room left) until EOF or a failing read(). Returns the bytes read before either, or -errno if
  * no iterator could be made; @end (may be NULL) says how it ended.
  */
 static inline ssize_t iter_read(struct bpf_link *link, void *buf, size_t size,
@@ -61,12 +61,13 @@ static inline ssize_t iter_read(struct bpf_link *link, void *buf, size_t size,
 	if (fd < 0)
 		return -errno;
 	for (;;) {
-		if (len + chunk > size) {
+		if (len == size) {
 			e.err = -ENOBUFS;
 			break;
 		}
 		e.reads++;
-		n = read(fd, (char *)buf + len, chunk);
+		n = read(fd, (char *)buf + len,
+			 chunk < size - len ? chunk : size - len);
 		if (n <= 0) {
 			e.err = n ? -errno : 0;
 			break;
