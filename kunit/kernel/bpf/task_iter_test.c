@@ -513,7 +513,8 @@ static void bpf_task_iter_test_pid_of_non_leader(struct kunit *test)
  * fail on 6.1.192 without the series' fix, which is c12e785e8648 ("bpf:
  * task_group_seq_get_next: fix the skip_if_dup_files check") upstream:
  * it tests the previous thread's table, so the first thread after the
- * leader is always skipped.
+ * leader is always skipped.  The rows whose last thread shares the
+ * leader's table also guard 0304 (see the read after the end below).
  */
 struct tit_files_case {
 	const char *desc;
@@ -552,6 +553,14 @@ static void bpf_task_iter_test_task_file_skips_shared_tables(struct kunit *test)
 
 	it = tit_open(test, &task_file_seq_info, BPF_TASK_ITER_TGID, tit_tid(g->leader));
 	n = tit_read(test, it, 0, got, ARRAY_SIZE(got));
+	/*
+	 * A read() after the end starts a new session, which must find the
+	 * walk over.  Without 0304 (upstream 1e48f069c90f) the walk ended
+	 * with the last skipped thread as its resume point, and the new
+	 * session returned that thread's files, the leader's once more.
+	 */
+	KUNIT_EXPECT_EQ_MSG(test, tit_read(test, it, 0, NULL, 0), 0,
+			    "a session after the end of the walk");
 	tit_close(it);
 
 	/*
