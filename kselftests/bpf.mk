@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # BPF programs of a kconform kselftest target, included after lib.mk.
 # A target lists its programs as BPF_PROGS (progs/<name>.bpf.c); each
-# becomes $(OUTPUT)/<name>.skel.h, which the target's tests include.
+# becomes $(OUTPUT)/<name>.skel.h, which the target's tests (TEST_GEN_PROGS
+# and TEST_GEN_PROGS_EXTENDED) include.
 # vmlinux.h comes from the guest kernel's own BTF (bpftool btf dump of
 # $(KDIR)/vmlinux), so programs see exactly the guest's types; the
 # skeletons are Debian's `bpftool gen skeleton`, linked with libbpf 1.1.
@@ -28,7 +29,7 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	mv $@.tmp $@
 
 # lib.mk's own rule would hand the skeletons to the compiler as inputs.
-$(TEST_GEN_PROGS): $(OUTPUT)/%: %.c $(BPF_SKELS)
+$(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED): $(OUTPUT)/%: %.c $(BPF_SKELS)
 	$(LINK.c) $< $(LDLIBS) -o $@
 
 .SECONDARY: $(patsubst %,$(OUTPUT)/%.bpf.o,$(BPF_PROGS))
