@@ -106,7 +106,7 @@ struct ur {
 	int drain_fd;
 	long page;
 	__u32 size;
-	volatile unsigned long *cons;
+	unsigned long *cons;
 	unsigned long *prod;
 	__u8 *data;
 	size_t prod_len;
@@ -159,9 +159,20 @@ static void ur_close(struct ur *u)
 	if (u->prod != MAP_FAILED)
 		munmap(u->prod, u->prod_len);
 	if (u->cons != MAP_FAILED)
-		munmap((void *)u->cons, u->page);
+		munmap(u->cons, u->page);
 	user_ring_buffer__free(u->rb);
 	user_ringbuf__destroy(u->skel);
+}
+
+/* The positions, as the kernel publishes them (smp_store_release()). */
+static unsigned long ur_cons(struct ur *u)
+{
+	return __atomic_load_n(u->cons, __ATOMIC_ACQUIRE);
+}
+
+static unsigned long ur_prod(struct ur *u)
+{
+	return __atomic_load_n(u->prod, __ATOMIC_ACQUIRE);
 }
 
 /* Run the drain program once with @flags; return what the helper returned. */
@@ -195,7 +206,7 @@ static void ur_post(struct __test_metadata *_metadata, struct ur *u,
 static void ur_fill_ring(struct __test_metadata *_metadata, struct ur *u)
 {
 	ur_post(_metadata, u, u->size - BPF_RINGBUF_HDR_SZ, 0);
-	ASSERT_EQ((unsigned long)u->size, *u->prod - *u->cons);
+	ASSERT_EQ((unsigned long)u->size, ur_prod(u) - ur_cons(u));
 }
 
 /* Write a header by hand at ring offset @off and publish @prod. */
@@ -234,23 +245,33 @@ FIXTURE_VARIANT(create) {
 };
 
 FIXTURE_VARIANT_ADD(create, one_page) { .pages = 1 };
+
 FIXTURE_VARIANT_ADD(create, sixteen_pages) { .pages = 16 };
+
 FIXTURE_VARIANT_ADD(create, numa_node_flag) {
 	.pages = 1, .flags = BPF_F_NUMA_NODE,
 };
+
 FIXTURE_VARIANT_ADD(create, three_pages) { .pages = 3, .err = EINVAL };
+
 FIXTURE_VARIANT_ADD(create, half_page) { .bytes = 2048, .err = EINVAL };
+
 FIXTURE_VARIANT_ADD(create, page_plus_8) { .bytes = 4096 + 8, .err = EINVAL };
+
 FIXTURE_VARIANT_ADD(create, zero) { .bytes = 0, .err = EINVAL };
+
 FIXTURE_VARIANT_ADD(create, key_size_4) {
 	.pages = 1, .key_size = 4, .err = EINVAL,
 };
+
 FIXTURE_VARIANT_ADD(create, value_size_8) {
 	.pages = 1, .value_size = 8, .err = EINVAL,
 };
+
 FIXTURE_VARIANT_ADD(create, no_prealloc_flag) {
 	.pages = 1, .flags = BPF_F_NO_PREALLOC, .err = EINVAL,
 };
+
 FIXTURE_VARIANT_ADD(create, mmapable_flag) {
 	.pages = 1, .flags = BPF_F_MMAPABLE, .err = EINVAL,
 };
@@ -362,14 +383,15 @@ TEST_F(urb, mmap_consumer_page_write_faults)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		*u->cons = 4096;	/* must raise SIGSEGV */
+		/* Must raise SIGSEGV. */
+		__atomic_store_n(u->cons, 4096, __ATOMIC_RELEASE);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status)) TH_LOG("child status %#x", status);
 	if (WIFSIGNALED(status))
 		EXPECT_EQ(SIGSEGV, WTERMSIG(status));
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 }
 
 /*
@@ -458,17 +480,17 @@ TEST_F(urb, reserve_aligned_exact_size)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		unsigned long before = *u->prod;
+		unsigned long before = ur_prod(u);
 		void *p = user_ring_buffer__reserve(u->rb, sizes[i]);
 
 		ASSERT_NE(NULL, p);
 		EXPECT_EQ(0, (uintptr_t)p % 8) TH_LOG("size %u at %p", sizes[i], p);
-		EXPECT_EQ(ur_rec_size(sizes[i]), *u->prod - before);
+		EXPECT_EQ(ur_rec_size(sizes[i]), ur_prod(u) - before);
 		ur_fill(p, sizes[i], 100 + i);
 		user_ring_buffer__submit(u->rb, p);
 		want += ur_rec_size(sizes[i]);
 	}
-	EXPECT_EQ(want, *u->prod);
+	EXPECT_EQ(want, ur_prod(u));
 
 	EXPECT_EQ((long)ARRAY_SIZE(sizes), ur_drain(_metadata, u, 0));
 	EXPECT_EQ(ARRAY_SIZE(sizes), u->skel->bss->nr_cb);
@@ -477,7 +499,7 @@ TEST_F(urb, reserve_aligned_exact_size)
 		if (sizes[i] >= 8)
 			EXPECT_EQ(100 + i, u->skel->bss->rec_seq[i]);
 	}
-	EXPECT_EQ(want, *u->cons);
+	EXPECT_EQ(want, ur_cons(u));
 }
 
 /* A sample that cannot fit even in an empty ring is E2BIG, not ENOSPC. */
@@ -500,7 +522,7 @@ TEST_F(urb, reserve_too_big_e2big)
 		EXPECT_EQ(NULL, user_ring_buffer__reserve(u->rb, bad[i]));
 		EXPECT_EQ(E2BIG, errno) TH_LOG("size %#x", bad[i]);
 	}
-	EXPECT_EQ(0, *u->prod);
+	EXPECT_EQ(0, ur_prod(u));
 
 	/* The largest sample that fits: the whole ring. */
 	p = user_ring_buffer__reserve(u->rb, u->size - 8);
@@ -537,7 +559,7 @@ TEST_F(urb, reserve_full_enospc)
 	p = user_ring_buffer__reserve(u->rb, u->size % ur_rec_size(16) - 8);
 	ASSERT_NE(NULL, p);
 	user_ring_buffer__submit(u->rb, p);
-	EXPECT_EQ((unsigned long)u->size, *u->prod);
+	EXPECT_EQ((unsigned long)u->size, ur_prod(u));
 	errno = 0;
 	EXPECT_EQ(NULL, user_ring_buffer__reserve(u->rb, 0));
 	EXPECT_EQ(ENOSPC, errno);
@@ -545,7 +567,7 @@ TEST_F(urb, reserve_full_enospc)
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 
 	EXPECT_EQ((long)want + 1, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(*u->prod, *u->cons);
+	EXPECT_EQ(ur_prod(u), ur_cons(u));
 	ASSERT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_EQ(POLLOUT | POLLWRNORM, pfd.revents);
 	EXPECT_NE(NULL, user_ring_buffer__reserve(u->rb, 0));
@@ -575,7 +597,7 @@ TEST_F(urb, submit_and_discard)
 	EXPECT_EQ(2, u->skel->bss->nr_cb);
 	EXPECT_EQ(0, u->skel->bss->rec_seq[0]);
 	EXPECT_EQ(2, u->skel->bss->rec_seq[1]);
-	EXPECT_EQ(4 * ur_rec_size(16), *u->cons);
+	EXPECT_EQ(4 * ur_rec_size(16), ur_cons(u));
 
 	/* Only discarded samples: consumed, and the drain returns 0. */
 	p[0] = user_ring_buffer__reserve(u->rb, 16);
@@ -583,14 +605,14 @@ TEST_F(urb, submit_and_discard)
 	user_ring_buffer__discard(u->rb, p[0]);
 	EXPECT_EQ(0, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(0, u->skel->bss->nr_cb);
-	EXPECT_EQ(5 * ur_rec_size(16), *u->cons);
+	EXPECT_EQ(5 * ur_rec_size(16), ur_cons(u));
 }
 
 TEST_F(urb, drain_empty_returns_0)
 {
 	EXPECT_EQ(0, ur_drain(_metadata, &self->u, 0));
 	EXPECT_EQ(0, self->u.skel->bss->nr_cb);
-	EXPECT_EQ(0, *self->u.cons);
+	EXPECT_EQ(0, ur_cons(&self->u));
 }
 
 /* Flags other than BPF_RB_NO_WAKEUP/BPF_RB_FORCE_WAKEUP: -EINVAL, no-op. */
@@ -602,7 +624,7 @@ TEST_F(urb, drain_bad_flags_einval)
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 4));
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 1ULL << 63));
 	EXPECT_EQ(0, u->skel->bss->nr_cb);
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
 }
 
@@ -617,7 +639,7 @@ TEST_F(urb, callback_returns_1_stops)
 	u->skel->bss->stop_after = 2;
 	EXPECT_EQ(2, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(2, u->skel->bss->nr_cb);
-	EXPECT_EQ(2 * ur_rec_size(16), *u->cons);
+	EXPECT_EQ(2 * ur_rec_size(16), ur_cons(u));
 	u->skel->bss->stop_after = 0;
 	EXPECT_EQ(3, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(2, u->skel->bss->rec_seq[0]);
@@ -638,7 +660,7 @@ TEST_F(urb, fifo_across_wrap)
 	for (round = 0; round < 40; round++) {
 		first = seq;
 		for (i = 0; i < 50; i++) {
-			unsigned long off = *u->prod & (u->size - 1);
+			unsigned long off = ur_prod(u) & (u->size - 1);
 
 			if (off + ur_rec_size(40) > u->size)
 				straddled++;
@@ -651,7 +673,7 @@ TEST_F(urb, fifo_across_wrap)
 			ASSERT_EQ(40, u->skel->bss->rec_len[i]);
 		}
 	}
-	EXPECT_LT(8 * u->size, *u->cons);
+	EXPECT_LT(8 * u->size, ur_cons(u));
 	EXPECT_LT(0, straddled);
 }
 
@@ -671,7 +693,7 @@ TEST_F(urb, busy_sample_blocks_later_submit)
 
 	EXPECT_EQ(0, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(0, u->skel->bss->nr_cb);
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 
 	user_ring_buffer__submit(u->rb, a);
 	EXPECT_EQ(2, ur_drain(_metadata, u, 0));
@@ -689,7 +711,7 @@ TEST_F(urb, busy_sample_blocks_later_submit)
 	user_ring_buffer__discard(u->rb, a);
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(4, u->skel->bss->rec_seq[0]);
-	EXPECT_EQ(*u->prod, *u->cons);
+	EXPECT_EQ(ur_prod(u), ur_cons(u));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -704,13 +726,13 @@ TEST_F(urb, hand_producer_pos_misaligned)
 	ur_publish(u, 12);
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(0, u->skel->bss->nr_cb);
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 
 	/* Fixed up, the same sample drains. */
 	ur_publish(u, 16);
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(4, u->skel->bss->rec_len[0]);
-	EXPECT_EQ(16, *u->cons);
+	EXPECT_EQ(16, ur_cons(u));
 }
 
 /* A length larger than the producer position advertises: -EINVAL. */
@@ -721,17 +743,17 @@ TEST_F(urb, hand_len_beyond_producer_pos)
 	ur_hand_hdr(u, 0, 64);
 	ur_publish(u, 16);
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 
 	/* One byte short of the advertised 72 bytes is still too long. */
 	ur_hand_hdr(u, 0, 65);
 	ur_publish(u, 72);
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 
 	ur_hand_hdr(u, 0, 64);
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(72, *u->cons);
+	EXPECT_EQ(72, ur_cons(u));
 }
 
 /*
@@ -745,16 +767,16 @@ TEST_F(urb, hand_len_larger_than_ring)
 	ur_hand_hdr(u, 0, u->size - 7);
 	ur_publish(u, 2 * (unsigned long)u->size);
 	EXPECT_EQ(-E2BIG, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 
 	ur_hand_hdr(u, 0, u->size);
 	EXPECT_EQ(-E2BIG, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 
 	ur_hand_hdr(u, 0, u->size - 8);
 	ur_publish(u, u->size);
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
-	EXPECT_EQ((unsigned long)u->size, *u->cons);
+	EXPECT_EQ((unsigned long)u->size, ur_cons(u));
 }
 
 /*
@@ -773,7 +795,7 @@ TEST_F(urb, hand_error_after_partial_drain)
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(1, u->skel->bss->nr_cb);
 	EXPECT_EQ(9, u->skel->bss->rec_seq[0]);
-	EXPECT_EQ(16, *u->cons);
+	EXPECT_EQ(16, ur_cons(u));
 }
 
 /*
@@ -792,7 +814,7 @@ TEST_F(urb, hand_discard_and_busy_bits)
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(1, u->skel->bss->nr_cb);
 	EXPECT_EQ(3, u->skel->bss->rec_seq[0]);
-	EXPECT_EQ(32, *u->cons);
+	EXPECT_EQ(32, ur_cons(u));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -820,12 +842,12 @@ TEST_F(urb_big, hand_len_larger_than_dynptr)
 	ur_hand_hdr(u, 0, UR_DYNPTR_MAX + 1);
 	ur_publish(u, ur_rec_size(UR_DYNPTR_MAX + 1));
 	EXPECT_EQ(-E2BIG, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(0, *u->cons);
+	EXPECT_EQ(0, ur_cons(u));
 
 	ur_hand_hdr(u, 0, UR_DYNPTR_MAX);
 	ur_publish(u, ur_rec_size(UR_DYNPTR_MAX));
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(ur_rec_size(UR_DYNPTR_MAX), *u->cons);
+	EXPECT_EQ(ur_rec_size(UR_DYNPTR_MAX), ur_cons(u));
 }
 
 /*
@@ -848,9 +870,9 @@ TEST_F(urb_big, drain_sample_cap)
 	}
 	EXPECT_EQ(UR_MAX_SAMPLES - 10, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(UR_MAX_SAMPLES - 10, u->skel->bss->nr_cb);
-	EXPECT_EQ(UR_MAX_SAMPLES * 8UL, *u->cons);
+	EXPECT_EQ(UR_MAX_SAMPLES * 8UL, ur_cons(u));
 	EXPECT_EQ(5, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(*u->prod, *u->cons);
+	EXPECT_EQ(ur_prod(u), ur_cons(u));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -867,7 +889,7 @@ TEST(nested_drain_ebusy)
 	EXPECT_EQ(2, ur_drain(_metadata, &u, 0));
 	EXPECT_EQ(-EBUSY, u.skel->bss->nested_ret);
 	EXPECT_EQ(0, u.skel->bss->nr_cb);
-	EXPECT_EQ(2 * ur_rec_size(16), *u.cons);
+	EXPECT_EQ(2 * ur_rec_size(16), ur_cons(&u));
 	ur_close(&u);
 }
 
@@ -884,8 +906,8 @@ struct consumer {
 
 static void *consumer_fn(void *arg)
 {
-	struct consumer *c = arg;
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct consumer *c = arg;
 
 	usleep(c->delay_ms * 1000);
 	c->u->skel->bss->drain_flags = c->flags;
@@ -900,7 +922,7 @@ TEST_F(urb, blocking_bad_timeout_einval)
 	errno = 0;
 	EXPECT_EQ(NULL, user_ring_buffer__reserve_blocking(self->u.rb, 8, -2));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(0, *self->u.prod);
+	EXPECT_EQ(0, ur_prod(&self->u));
 }
 
 /* Timeout 0 on a full ring: ENOSPC without blocking. */
@@ -1020,19 +1042,25 @@ FIXTURE_VARIANT(wakeup) {
 };
 
 FIXTURE_VARIANT_ADD(wakeup, default_one) { .samples = 1, .event = true };
+
 FIXTURE_VARIANT_ADD(wakeup, default_none) { .samples = 0, .event = false };
+
 FIXTURE_VARIANT_ADD(wakeup, default_discarded) {
 	.samples = -1, .event = true,
 };
+
 FIXTURE_VARIANT_ADD(wakeup, no_wakeup_one) {
 	.flags = BPF_RB_NO_WAKEUP, .samples = 1, .event = false,
 };
+
 FIXTURE_VARIANT_ADD(wakeup, force_wakeup_none) {
 	.flags = BPF_RB_FORCE_WAKEUP, .samples = 0, .event = true,
 };
+
 FIXTURE_VARIANT_ADD(wakeup, force_wakeup_one) {
 	.flags = BPF_RB_FORCE_WAKEUP, .samples = 1, .event = true,
 };
+
 /* Not documented; 6.1.192 tests BPF_RB_FORCE_WAKEUP first. */
 FIXTURE_VARIANT_ADD(wakeup, both_flags_none) {
 	.flags = BPF_RB_FORCE_WAKEUP | BPF_RB_NO_WAKEUP, .samples = 0,
