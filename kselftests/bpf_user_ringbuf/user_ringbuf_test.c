@@ -647,9 +647,10 @@ TEST_F(urb, callback_returns_1_stops)
 }
 
 /*
- * FIFO order and intact contents across many wraps of the data area: 48-byte
- * records in a 4 KiB ring, so records also straddle the end of the area
- * (which the double mapping makes contiguous on both sides).
+ * FIFO order and intact contents across many wraps of the data area:
+ * 37-byte samples (48-byte records) in a 4 KiB ring, so records also
+ * straddle the end of the area, which the double mapping makes contiguous
+ * on both sides.
  */
 TEST_F(urb, fifo_across_wrap)
 {
@@ -662,17 +663,18 @@ TEST_F(urb, fifo_across_wrap)
 		for (i = 0; i < 50; i++) {
 			unsigned long off = ur_prod(u) & (u->size - 1);
 
-			if (off + ur_rec_size(40) > u->size)
+			if (off + ur_rec_size(37) > u->size)
 				straddled++;
-			ur_post(_metadata, u, 40, seq++);
+			ur_post(_metadata, u, 37, seq++);
 		}
 		ASSERT_EQ(50, ur_drain(_metadata, u, 0)) TH_LOG("round %d", round);
 		for (i = 0; i < 50; i++) {
 			ASSERT_EQ(first + i, u->skel->bss->rec_seq[i])
 				TH_LOG("round %d sample %d", round, i);
-			ASSERT_EQ(40, u->skel->bss->rec_len[i]);
+			ASSERT_EQ(37, u->skel->bss->rec_len[i]);
 		}
 	}
+	EXPECT_EQ(40 * 50 * ur_rec_size(37), ur_cons(u));
 	EXPECT_LT(8 * u->size, ur_cons(u));
 	EXPECT_LT(0, straddled);
 }
@@ -717,22 +719,25 @@ TEST_F(urb, busy_sample_blocks_later_submit)
 /* ---------------------------------------------------------------------- */
 /* Hand-written headers through the read-write mapping. */
 
-/* producer_pos not a multiple of 8: -EINVAL, nothing consumed. */
+/*
+ * producer_pos not a multiple of 8: -EINVAL, nothing consumed, even though
+ * the record (an empty sample, 8 bytes) fits below it.
+ */
 TEST_F(urb, hand_producer_pos_misaligned)
 {
 	struct ur *u = &self->u;
 
-	ur_hand_hdr(u, 0, 4);
+	ur_hand_hdr(u, 0, 0);
 	ur_publish(u, 12);
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(0, u->skel->bss->nr_cb);
 	EXPECT_EQ(0, ur_cons(u));
 
 	/* Fixed up, the same sample drains. */
-	ur_publish(u, 16);
+	ur_publish(u, 8);
 	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
-	EXPECT_EQ(4, u->skel->bss->rec_len[0]);
-	EXPECT_EQ(16, ur_cons(u));
+	EXPECT_EQ(0, u->skel->bss->rec_len[0]);
+	EXPECT_EQ(8, ur_cons(u));
 }
 
 /* A length larger than the producer position advertises: -EINVAL. */
@@ -745,7 +750,7 @@ TEST_F(urb, hand_len_beyond_producer_pos)
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 0));
 	EXPECT_EQ(0, ur_cons(u));
 
-	/* One byte short of the advertised 72 bytes is still too long. */
+	/* 65 bytes need an 80-byte record: more than the advertised 72. */
 	ur_hand_hdr(u, 0, 65);
 	ur_publish(u, 72);
 	EXPECT_EQ(-EINVAL, ur_drain(_metadata, u, 0));
