@@ -119,7 +119,11 @@ static double user_to_kernel(struct bench *b, __u32 size, const char **why)
 /* Samples per second kernel -> user, or -1. */
 static double kernel_to_user(struct bench *b, __u32 size, const char **why)
 {
-	__u32 batch = b->ring_size / ((size + 8 + 7) / 8 * 8);
+	/*
+	 * A kernel producer keeps the ring at most size - 1 bytes full
+	 * (__bpf_ringbuf_reserve()), so one record less than fits.
+	 */
+	__u32 batch = (b->ring_size - 1) / ((size + 8 + 7) / 8 * 8);
 	double t0 = now_s(), dt;
 	long total = 0;
 
