@@ -205,12 +205,17 @@ static void report_ratio(double u2k, double k2u, const char *name)
 
 static const char *setup(struct bench *b)
 {
+	static char why[96];
+
 	memset(b, 0, sizeof(*b));
 	memset(b->payload, 0x5a, sizeof(b->payload));
 
 	b->skel = user_ringbuf_bench__open_and_load();
-	if (!b->skel)
-		return "skeleton load failed";
+	if (!b->skel) {
+		snprintf(why, sizeof(why), "skeleton load failed: %s",
+			 strerror(errno));
+		return why;
+	}
 	b->ring_size = bpf_map__max_entries(b->skel->maps.bench_urb);
 	b->drain_fd = bpf_program__fd(b->skel->progs.bench_drain);
 	b->output_fd = bpf_program__fd(b->skel->progs.bench_output);
@@ -231,6 +236,8 @@ int main(void)
 	struct bench b;
 	int i;
 
+	/* libbpf's warnings would land in the middle of the TAP document. */
+	libbpf_set_print(NULL);
 	printf("TAP version 13\n1..%d\n", 3 * NR_SIZES);
 	fflush(stdout);
 
