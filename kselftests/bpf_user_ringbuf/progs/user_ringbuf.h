@@ -11,8 +11,8 @@
 #define UR_MAX_REC	64
 /* The callback measures a sample's length up to this many bytes. */
 #define UR_MAX_PROBE	64
-/* Longest payload whose bytes the callback checks against ur_pattern(). */
-#define UR_MAX_CHECK	64
+/* The callback checks the pattern of the bytes it measures, no further. */
+#define UR_MAX_CHECK	UR_MAX_PROBE
 
 /*
  * A test sample starts with its sequence number; any further bytes are
@@ -23,11 +23,12 @@ struct ur_sample {
 	__u64 seq;
 };
 
-/* Error codes of the drain callback (drain_err), one per check. */
+/*
+ * Error codes of the drain callback (drain_err).  A sample shorter than a
+ * seq is not an error: the callback records seq (__u64)-1 for it.
+ */
 enum ur_err {
 	UR_OK,
-	UR_ERR_READ_SEQ = 1,	/* bpf_dynptr_read() of the seq failed */
-	UR_ERR_READ_BODY = 2,	/* bpf_dynptr_read() of the payload failed */
 	UR_ERR_PATTERN = 3,	/* a payload byte is not (seq + i) & 0xff */
 };
 
