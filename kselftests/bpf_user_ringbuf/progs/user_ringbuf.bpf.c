@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel side of the bpf_user_ringbuf kselftests: BPF_PROG_TYPE_SYSCALL
+ * programs, run with BPF_PROG_TEST_RUN, that drain the user ring buffer
+ * with bpf_user_ringbuf_drain() (c12a03766788, "bpf: Add
+ * bpf_user_ringbuf_drain() helper") and record what each callback saw.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+#include "user_ringbuf.h"
+
+char _license[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_USER_RINGBUF);
+	__uint(max_entries, 4096);
+} user_ringbuf SEC(".maps");
+
+/* Only there to be the wrong map type for user_ring_buffer__new(). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} kernel_ringbuf SEC(".maps");
+
+/* inputs */
+__u64 drain_flags;
+__u32 stop_after;	/* the callback returns 1 at this call (0: never) */
+
+/* outputs */
+long drain_ret;
+long nested_ret;
+__u32 nr_cb;
+__u32 drain_err;
+__u32 rec_len[UR_MAX_REC];
+__u64 rec_seq[UR_MAX_REC];
+
+/*
+ * Record one sample: its length (up to UR_MAX_PROBE, found by reading one
+ * byte at a time until bpf_dynptr_read() fails) and its sequence number,
+ * and check that every byte after the seq follows the pattern.
+ */
+static long record_cb(struct bpf_dynptr *dynptr, void *ctx)
+{
+	__u32 i = nr_cb;
+	__u64 seq = 0;
+	bool has_seq;
+	__u32 len;
+	__u8 b;
+
+	has_seq = !bpf_dynptr_read(&seq, sizeof(seq), dynptr, 0, 0);
+	for (len = 0; len < UR_MAX_PROBE; len++) {
+		if (bpf_dynptr_read(&b, 1, dynptr, len, 0))
+			break;
+		if (has_seq && len >= sizeof(seq) &&
+		    b != (__u8)(seq + len))
+			drain_err = UR_ERR_PATTERN;
+	}
+
+	if (i < UR_MAX_REC) {
+		rec_len[i] = len;
+		rec_seq[i] = has_seq ? seq : (__u64)-1;
+	}
+	nr_cb = i + 1;
+
+	if (stop_after && nr_cb == stop_after)
+		return 1;
+	return 0;
+}
+
+SEC("syscall")
+int drain(void *ctx)
+{
+	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, record_cb, NULL,
+					   drain_flags);
+	return 0;
+}
+
+/* A callback that drains the same ring buffer again, from inside a drain. */
+static long nested_cb(struct bpf_dynptr *dynptr, void *ctx)
+{
+	nested_ret = bpf_user_ringbuf_drain(&user_ringbuf, record_cb, NULL, 0);
+	return 0;
+}
+
+SEC("?syscall")
+int drain_nested(void *ctx)
+{
+	nested_ret = 1;
+	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, nested_cb, NULL, 0);
+	return 0;
+}
