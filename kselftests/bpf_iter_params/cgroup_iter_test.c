@@ -321,7 +321,7 @@ TEST_F(param, unknown_orders_are_einval)
 	union bpf_iter_link_info linfo = {};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		linfo.cgroup.order = bad[i];
 		linfo.cgroup.cgroup_fd = self->h.fd[A];
 		EXPECT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
@@ -444,7 +444,8 @@ TEST_F(param, walk_that_fits_ends_with_eof)
 /*
  * In a cgroup namespace rooted at a: the ids of cgroups outside it name
  * nothing (ENOENT), and fdinfo's cgroup_path is relative to its root.
- * The child exits with the number of the first check that failed.
+ * The child exits with the number of the first check that failed: 12,
+ * an id outside the namespace was found; 14, the path is not relative.
  */
 static int cgroupns_child(struct hier *h)
 {
@@ -484,7 +485,7 @@ TEST_F(param, cgroup_namespace_limits_ids_and_paths)
 	ASSERT_EQ(waitpid(child, &st, 0), child);
 	ASSERT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(WEXITSTATUS(st), 0)
-		TH_LOG("check %d failed (12: an id outside the namespace was found, 14: path not relative to its root)",
+		TH_LOG("check %d of cgroupns_child() failed",
 		       WEXITSTATUS(st));
 }
 

@@ -45,9 +45,10 @@ struct iter_end {
 };
 
 /*
- * Read a fresh iterator of @link in reads of @chunk bytes (less when
- * @buf has less room left) until EOF or a failing read(). Returns the bytes read before either, or -errno if
- * no iterator could be made; @end (may be NULL) says how it ended.
+ * Read a fresh iterator of @link in reads of @chunk bytes (less when @buf
+ * has less room left) until EOF or a failing read(). Returns the bytes
+ * read before either, or -errno if no iterator could be made; @end (may
+ * be NULL) says how it ended.
  */
 static inline ssize_t iter_read(struct bpf_link *link, void *buf, size_t size,
 				size_t chunk, struct iter_end *end)
