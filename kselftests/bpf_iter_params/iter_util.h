@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+
+#include "../capture.h"
 
 /* An iterator link for @prog, or -errno (libbpf 1.1 sets errno). */
 static inline int iter_link(struct bpf_program *prog,
@@ -139,10 +140,7 @@ static inline void fdinfo_text(struct bpf_link *link, char *buf, size_t size)
 static inline int bpftool_link_show(__u32 id, char *out, size_t size)
 {
 	char exe[PATH_MAX], cmd[PATH_MAX + 64];
-	size_t len = 0;
 	ssize_t n;
-	FILE *p;
-	int st;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n < 0)
@@ -150,14 +148,7 @@ static inline int bpftool_link_show(__u32 id, char *out, size_t size)
 	exe[n] = '\0';
 	snprintf(cmd, sizeof(cmd), "%s/bpftool link show id %u 2>&1",
 		 dirname(exe), id);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (len + 1 < size && fgets(out + len, size - len, p))
-		len += strlen(out + len);
-	out[len] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return capture(cmd, out, size);
 }
 
 #endif

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "../capture.h"
 
 #define PREFIX "rust_minimal: "
 #define TAINT_LINE "loading out-of-tree module taints kernel."
@@ -155,23 +156,6 @@ static char read_first(const char *path)
 		close(fd);
 	}
 	return c;
-}
-
-/* Runs @cmd through the shell; returns its exit status, output in @buf. */
-static int capture(const char *cmd, char *buf, size_t size)
-{
-	size_t len = 0;
-	FILE *p;
-	int st;
-
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (len + 1 < size && fgets(buf + len, size - len, p))
-		len += strlen(buf + len);
-	buf[len] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 TEST(builtin_prints_init_lines_at_boot)
