@@ -20,6 +20,8 @@ RUN_PACKAGES = (
 	'clang', 'lld', 'llvm', 'rustc', 'rust-src', 'bindgen',
 	# BPF kselftests: skeletons from the guest's BTF, linked with libbpf
 	'bpftool', 'libbpf-dev', 'zlib1g-dev',
+	# statx_dioalign: mkfs of the file systems it tests, run in the guest
+	'e2fsprogs', 'xfsprogs', 'f2fs-tools',
 )
 TEST_PACKAGES = ('python3-mypy',)
 
