@@ -59,6 +59,8 @@ static int loop_make(struct loopdev *l, unsigned int lbs, const char *tag)
 	struct loop_config cfg = {};
 	int ctl;
 
+	l->fd = -1;
+	l->backing = -1;
 	snprintf(l->backing_path, sizeof(l->backing_path),
 		 "/tmp/kconform-statx-%s.img", tag);
 	l->backing = open(l->backing_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -179,7 +181,6 @@ FIXTURE_VARIANT_ADD(bdev, lbs_4096) { .lbs = 4096 };
 
 FIXTURE_SETUP(bdev)
 {
-	self->l.fd = self->l.backing = -1;
 	ASSERT_EQ(loop_make(&self->l, variant->lbs, "bdev"), 0)
 		TH_LOG("loop device: %s", strerror(errno));
 }
@@ -308,7 +309,6 @@ FIXTURE_SETUP(fs)
 	char cmd[PATH_MAX * 2], out[4096], data[4096];
 	int fd, i;
 
-	self->l.fd = self->l.backing = -1;
 	self->mounted = 0;
 	umount(MNT);
 	ASSERT_EQ(loop_make(&self->l, variant->lbs, variant->type), 0)
@@ -396,6 +396,86 @@ TEST_F(fs, non_regular_files_do_not_report)
 		EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN)
 			TH_LOG("%s", names[i]);
 	}
+}
+
+/*
+ * ext4 files that take no direct I/O report STATX_DIOALIGN with both
+ * values 0: a file with data journaling (chattr +j), and a small file
+ * kept inline in its inode (mkfs -O inline_data).
+ */
+FIXTURE(ext4_no_dio) {
+	struct loopdev l;
+	int mounted;
+};
+
+FIXTURE_VARIANT(ext4_no_dio) {
+	const char *mkfs_args;
+	int journal_data;
+};
+
+FIXTURE_VARIANT_ADD(ext4_no_dio, journaled_data) {
+	.mkfs_args = "-q -F -b 4096", .journal_data = 1,
+};
+
+FIXTURE_VARIANT_ADD(ext4_no_dio, inline_data) {
+	.mkfs_args = "-q -F -b 4096 -O inline_data", .journal_data = 0,
+};
+
+FIXTURE_SETUP(ext4_no_dio)
+{
+	char cmd[PATH_MAX * 2], out[4096];
+
+	self->mounted = 0;
+	umount(MNT);
+	ASSERT_EQ(loop_make(&self->l, 512, "ext4-no-dio"), 0)
+		TH_LOG("loop device: %s", strerror(errno));
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", here("mkfs.ext4"),
+		 variant->mkfs_args, self->l.dev);
+	ASSERT_EQ(capture(cmd, out, sizeof(out)), 0) TH_LOG("%s: %s", cmd, out);
+	mkdir(MNT, 0755);
+	ASSERT_EQ(mount(self->l.dev, MNT, "ext4", 0, NULL), 0)
+		TH_LOG("mount: %s", strerror(errno));
+	self->mounted = 1;
+}
+
+FIXTURE_TEARDOWN(ext4_no_dio)
+{
+	if (self->mounted)
+		umount(MNT);
+	loop_remove(&self->l);
+}
+
+TEST_F(ext4_no_dio, reports_zero)
+{
+	const char *path = MNT "/small";
+	struct statx stx;
+	int fd, flags;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, "kconform", 8), 8);
+	if (variant->journal_data) {
+		ASSERT_EQ(ioctl(fd, FS_IOC_GETFLAGS, &flags), 0);
+		flags |= FS_JOURNAL_DATA_FL;
+		ASSERT_EQ(ioctl(fd, FS_IOC_SETFLAGS, &flags), 0)
+			TH_LOG("chattr +j: %s", strerror(errno));
+	}
+	ASSERT_EQ(fsync(fd), 0);
+	close(fd);
+	ASSERT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx), 0);
+	EXPECT_TRUE(stx.stx_mask & STATX_DIOALIGN);
+	EXPECT_EQ(stx.stx_dio_mem_align, 0);
+	EXPECT_EQ(stx.stx_dio_offset_align, 0);
+	/* The same file system's normal files do take direct I/O. */
+	if (!variant->journal_data)
+		return;
+	fd = open(MNT "/plain", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	ASSERT_EQ(dio_statx(AT_FDCWD, MNT "/plain", 0, STATX_DIOALIGN, &stx),
+		  0);
+	EXPECT_EQ(stx.stx_dio_mem_align, 512);
+	EXPECT_EQ(stx.stx_dio_offset_align, 512);
 }
 
 TEST_HARNESS_MAIN
