@@ -215,6 +215,15 @@ TEST_F(bdev, empty_path_on_an_open_fd)
 	EXPECT_EQ(stx.stx_dio_offset_align, variant->lbs);
 }
 
+TEST_F(bdev, not_asked_for_not_reported)
+{
+	struct statx stx;
+
+	ASSERT_EQ(dio_statx(AT_FDCWD, self->l.dev, 0, STATX_BASIC_STATS, &stx),
+		  0);
+	EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN);
+}
+
 /* A node of the same device made on tmpfs reports the device. */
 TEST_F(bdev, node_elsewhere_reports_the_device)
 {
