@@ -422,7 +422,8 @@ TEST_F(fs, non_regular_files_do_not_report)
 
 /*
  * ext4 files that take no direct I/O report STATX_DIOALIGN with both
- * values 0: a file with data journaling (chattr +j), and a small file
+ * values 0: a file with data journaling (chattr +j, which ext4 honours
+ * only without delayed allocation, hence nodelalloc), and a small file
  * kept inline in its inode (mkfs -O inline_data).
  */
 FIXTURE(ext4_no_dio) {
@@ -432,11 +433,13 @@ FIXTURE(ext4_no_dio) {
 
 FIXTURE_VARIANT(ext4_no_dio) {
 	const char *mkfs_args;
+	const char *mount_opts;
 	int journal_data;
 };
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, journaled_data) {
-	.mkfs_args = "-q -F -b 4096", .journal_data = 1,
+	.mkfs_args = "-q -F -b 4096", .mount_opts = "nodelalloc",
+	.journal_data = 1,
 };
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, inline_data) {
@@ -455,7 +458,7 @@ FIXTURE_SETUP(ext4_no_dio)
 		 variant->mkfs_args, self->l.dev);
 	ASSERT_EQ(capture(cmd, out, sizeof(out)), 0) TH_LOG("%s: %s", cmd, out);
 	mkdir(MNT, 0755);
-	ASSERT_EQ(mount(self->l.dev, MNT, "ext4", 0, NULL), 0)
+	ASSERT_EQ(mount(self->l.dev, MNT, "ext4", 0, variant->mount_opts), 0)
 		TH_LOG("mount: %s", strerror(errno));
 	self->mounted = 1;
 }
