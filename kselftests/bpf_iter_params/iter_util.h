@@ -20,7 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "../capture.h"
+#include "../kconform_util.h"
 
 /* An iterator link for @prog, or -errno (libbpf 1.1 sets errno). */
 static inline int iter_link(struct bpf_program *prog,
@@ -139,15 +139,10 @@ static inline void fdinfo_text(struct bpf_link *link, char *buf, size_t size)
  */
 static inline int bpftool_link_show(__u32 id, char *out, size_t size)
 {
-	char exe[PATH_MAX], cmd[PATH_MAX + 64];
-	ssize_t n;
+	char cmd[PATH_MAX + 96];
 
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return -1;
-	exe[n] = '\0';
-	snprintf(cmd, sizeof(cmd), "%s/bpftool link show id %u 2>&1",
-		 dirname(exe), id);
+	snprintf(cmd, sizeof(cmd), "%s link show id %u 2>&1", here("bpftool"),
+		 id);
 	return capture(cmd, out, size);
 }
 

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "../capture.h"
+#include "../kconform_util.h"
 
 #define PREFIX "rust_minimal: "
 #define TAINT_LINE "loading out-of-tree module taints kernel."
@@ -46,25 +46,6 @@ struct lines {
 	int n;
 	char line[MAX_LINES][256];
 };
-
-static char dir[PATH_MAX];
-
-static const char *here(const char *name)
-{
-	static char path[PATH_MAX + 64];
-	char exe[PATH_MAX];
-	ssize_t len;
-
-	if (!dir[0]) {
-		len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (len < 0)
-			return name;
-		exe[len] = '\0';
-		snprintf(dir, sizeof(dir), "%s", dirname(exe));
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
 
 /*
  * Collect the messages of rust_minimal from /dev/kmsg, from @fd's

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "../capture.h"
+#include "../kconform_util.h"
 
 #define BACKING_SIZE	(320 << 20)	/* mkfs.xfs wants 300 MiB at least */
 #define FILE_SIZE	(64 << 10)
@@ -310,20 +310,6 @@ FIXTURE_VARIANT_ADD(fs, f2fs_lbs_4096) {
 	.type = "f2fs", .lbs = 4096, .mkfs_args = "-q -f",
 	.mem_align = 4096, .offset_align = 4096, .mem_above_limit = true,
 };
-
-static const char *here(const char *name)
-{
-	static char path[PATH_MAX + 64];
-	char exe[PATH_MAX];
-	ssize_t len;
-
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
-		return name;
-	exe[len] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", dirname(exe), name);
-	return path;
-}
 
 FIXTURE_SETUP(fs)
 {
