@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink as Documentation/userspace-api/netlink/intro.rst (510156a7f0cb,
+ * "docs: netlink: basic introduction to Netlink", 6.1) describes it to
+ * user space, checked on raw sockets:
+ *
+ *   - the generic netlink controller, "nlctrl", has the fixed id
+ *     GENL_ID_CTRL and resolves family names and ids with
+ *     CTRL_CMD_GETFAMILY; an unknown family is ENOENT; a dump lists every
+ *     family and ends with NLMSG_DONE;
+ *   - NLMSG_ERROR carries the error and the request's header; on an error
+ *     it also echoes the request's payload unless NETLINK_CAP_ACK is set
+ *     (then NLM_F_CAPPED); an ACK (error 0) comes only for NLM_F_ACK;
+ *   - with NETLINK_EXT_ACK the kernel adds TLVs (NLM_F_ACK_TLVS): a
+ *     message (NLMSGERR_ATTR_MSG) and the offset of the attribute at fault
+ *     (NLMSGERR_ATTR_OFFS); a dump that fails says so in NLMSG_DONE, whose
+ *     payload is the error, with the message (6.1 puts only the message
+ *     there, not the offset);
+ *   - NETLINK_GET_STRICT_CHK makes rtnetlink reject junk in headers and
+ *     unknown attributes; the option reads back;
+ *   - a too small receive buffer truncates (MSG_TRUNC), and MSG_PEEK |
+ *     MSG_TRUNC tells the full length;
+ *   - the first socket of a process gets its pid as port id; a port id
+ *     can be bound only once.
+ *
+ * Values are pinned to 6.1.192 (nlctrl version 2, family maxattr 0: its
+ * policies are per operation).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define BUF_SIZE	32768
+#define SEQ		0x4b43
+
+struct req {
+	struct nlmsghdr nh;
+	char body[1024];
+};
+
+static int nl_open(int proto)
+{
+	struct timeval tv = { .tv_sec = 5 };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, proto);
+
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+static int set_opt(int fd, int opt, int val)
+{
+	return setsockopt(fd, SOL_NETLINK, opt, &val, sizeof(val));
+}
+
+static void req_init(struct req *r, __u16 type, __u16 flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->nh.nlmsg_len = NLMSG_HDRLEN;
+	r->nh.nlmsg_type = type;
+	r->nh.nlmsg_flags = NLM_F_REQUEST | flags;
+	r->nh.nlmsg_seq = SEQ;
+}
+
+/* Append @len bytes of fixed header or payload. */
+static void *req_put(struct req *r, const void *data, size_t len)
+{
+	char *at = (char *)&r->nh + NLMSG_ALIGN(r->nh.nlmsg_len);
+
+	memcpy(at, data, len);
+	r->nh.nlmsg_len = NLMSG_ALIGN(r->nh.nlmsg_len) + len;
+	return at;
+}
+
+/* Append an attribute; returns its offset from the start of the message. */
+static int req_attr(struct req *r, __u16 type, const void *data, size_t len)
+{
+	struct nlattr nla = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+	int off = NLMSG_ALIGN(r->nh.nlmsg_len);
+
+	req_put(r, &nla, sizeof(nla));
+	memcpy((char *)&r->nh + off + NLA_HDRLEN, data, len);
+	r->nh.nlmsg_len = off + NLA_ALIGN(NLA_HDRLEN + len);
+	return off;
+}
+
+static void genl_req(struct req *r, __u8 cmd, __u16 flags)
+{
+	struct genlmsghdr g = { .cmd = cmd, .version = 1 };
+
+	req_init(r, GENL_ID_CTRL, flags);
+	req_put(r, &g, sizeof(g));
+}
+
+static int nl_send(int fd, struct req *r)
+{
+	return send(fd, &r->nh, r->nh.nlmsg_len, 0) == r->nh.nlmsg_len ?
+		0 : -errno;
+}
+
+/* One datagram into @buf: its length, or -errno. */
+static ssize_t nl_recv(int fd, void *buf, size_t size, int flags)
+{
+	ssize_t n = recv(fd, buf, size, flags);
+
+	return n < 0 ? -errno : n;
+}
+
+/* The attribute @type among those from @start to @end, or NULL. */
+static struct nlattr *attr_find(void *start, void *end, __u16 type)
+{
+	struct nlattr *a = start;
+
+	while ((char *)a + NLA_HDRLEN <= (char *)end &&
+	       a->nla_len >= NLA_HDRLEN &&
+	       (char *)a + a->nla_len <= (char *)end) {
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
+	return NULL;
+}
+
+#define ATTR_DATA(a)	((void *)((char *)(a) + NLA_HDRLEN))
+
+/* The attributes of a generic netlink message. */
+static struct nlattr *genl_attr(struct nlmsghdr *nh, __u16 type)
+{
+	return attr_find((char *)NLMSG_DATA(nh) + GENL_HDRLEN,
+			 (char *)nh + nh->nlmsg_len, type);
+}
+
+/*
+ * The extack TLVs of an NLMSG_ERROR or NLMSG_DONE: after the echoed
+ * request for an error, after the int for DONE.
+ */
+static struct nlattr *ack_tlv(struct nlmsghdr *nh, __u16 type)
+{
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+	char *tlvs;
+
+	if (nh->nlmsg_type == NLMSG_DONE)
+		tlvs = (char *)NLMSG_DATA(nh) + sizeof(int);
+	else if (nh->nlmsg_flags & NLM_F_CAPPED)
+		tlvs = (char *)(e + 1);
+	else
+		tlvs = (char *)&e->msg + NLMSG_ALIGN(e->msg.nlmsg_len);
+	return attr_find(tlvs, (char *)nh + nh->nlmsg_len, type);
+}
+
+FIXTURE(genl) {
+	int fd;
+	char buf[BUF_SIZE];
+	struct req r;
+};
+
+FIXTURE_SETUP(genl)
+{
+	self->fd = nl_open(NETLINK_GENERIC);
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(genl)
+{
+	close(self->fd);
+}
+
+/* GETFAMILY "nlctrl": the controller describes itself. */
+TEST_F(genl, getfamily_by_name_describes_nlctrl)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct genlmsghdr *g = NLMSG_DATA(nh);
+	struct nlattr *a, *ops, *op;
+	int n_ops = 0;
+	__u32 flags[16] = {};
+
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
+	EXPECT_EQ(nh->nlmsg_seq, SEQ);
+	EXPECT_EQ(g->cmd, CTRL_CMD_NEWFAMILY);
+	a = genl_attr(nh, CTRL_ATTR_FAMILY_ID);
+	ASSERT_NE(a, NULL);
+	EXPECT_EQ(*(__u16 *)ATTR_DATA(a), GENL_ID_CTRL);
+	a = genl_attr(nh, CTRL_ATTR_FAMILY_NAME);
+	ASSERT_NE(a, NULL);
+	EXPECT_STREQ((char *)ATTR_DATA(a), "nlctrl");
+	a = genl_attr(nh, CTRL_ATTR_VERSION);
+	ASSERT_NE(a, NULL);
+	EXPECT_EQ(*(__u32 *)ATTR_DATA(a), 2);
+	a = genl_attr(nh, CTRL_ATTR_HDRSIZE);
+	ASSERT_NE(a, NULL);
+	EXPECT_EQ(*(__u32 *)ATTR_DATA(a), 0);
+	a = genl_attr(nh, CTRL_ATTR_MAXATTR);
+	ASSERT_NE(a, NULL);
+	EXPECT_EQ(*(__u32 *)ATTR_DATA(a), 0);
+
+	/* Its two operations, with what each supports. */
+	ops = genl_attr(nh, CTRL_ATTR_OPS);
+	ASSERT_NE(ops, NULL);
+	for (op = ATTR_DATA(ops);
+	     (char *)op + NLA_HDRLEN <= (char *)ops + ops->nla_len;
+	     op = (struct nlattr *)((char *)op + NLA_ALIGN(op->nla_len))) {
+		char *end = (char *)op + op->nla_len;
+		struct nlattr *id = attr_find(ATTR_DATA(op), end,
+					      CTRL_ATTR_OP_ID);
+		struct nlattr *fl = attr_find(ATTR_DATA(op), end,
+					      CTRL_ATTR_OP_FLAGS);
+
+		ASSERT_NE(id, NULL);
+		ASSERT_NE(fl, NULL);
+		if (*(__u32 *)ATTR_DATA(id) < ARRAY_SIZE(flags))
+			flags[*(__u32 *)ATTR_DATA(id)] = *(__u32 *)ATTR_DATA(fl);
+		n_ops++;
+	}
+	EXPECT_EQ(n_ops, 2);
+	EXPECT_EQ(flags[CTRL_CMD_GETFAMILY],
+		  GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL);
+	EXPECT_EQ(flags[CTRL_CMD_GETPOLICY],
+		  GENL_CMD_CAP_DUMP | GENL_CMD_CAP_HASPOL);
+
+	/* Its multicast group "notify". */
+	a = genl_attr(nh, CTRL_ATTR_MCAST_GROUPS);
+	ASSERT_NE(a, NULL);
+	a = attr_find(ATTR_DATA(a), (char *)a + a->nla_len, 1);
+	ASSERT_NE(a, NULL);
+	a = attr_find(ATTR_DATA(a), (char *)a + a->nla_len,
+		      CTRL_ATTR_MCAST_GRP_NAME);
+	ASSERT_NE(a, NULL);
+	EXPECT_STREQ((char *)ATTR_DATA(a), "notify");
+}
+
+TEST_F(genl, getfamily_by_id)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	__u16 id = GENL_ID_CTRL;
+	struct nlattr *a;
+
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_ID, &id, sizeof(id));
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
+	a = genl_attr(nh, CTRL_ATTR_FAMILY_NAME);
+	ASSERT_NE(a, NULL);
+	EXPECT_STREQ((char *)ATTR_DATA(a), "nlctrl");
+}
+
+/*
+ * An unknown family: NLMSG_ERROR with -ENOENT, the request's header
+ * echoed, and its payload too (no NETLINK_CAP_ACK).
+ */
+TEST_F(genl, unknown_family_is_enoent_with_request_echoed)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+	ssize_t n;
+
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "kconform-none", 14);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
+	EXPECT_EQ(e->error, -ENOENT);
+	EXPECT_EQ(nh->nlmsg_flags & NLM_F_CAPPED, 0);
+	EXPECT_EQ(n, NLMSG_HDRLEN + sizeof(*e) - sizeof(e->msg) +
+		  NLMSG_ALIGN(self->r.nh.nlmsg_len));
+	EXPECT_EQ(memcmp(&e->msg, &self->r.nh, self->r.nh.nlmsg_len), 0);
+}
+
+/* With NETLINK_CAP_ACK only the request's header comes back. */
+TEST_F(genl, cap_ack_caps_the_echo)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+	ssize_t n;
+
+	ASSERT_EQ(set_opt(self->fd, NETLINK_CAP_ACK, 1), 0);
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "kconform-none", 14);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
+	EXPECT_EQ(e->error, -ENOENT);
+	EXPECT_EQ(nh->nlmsg_flags & NLM_F_CAPPED, NLM_F_CAPPED);
+	EXPECT_EQ(n, NLMSG_HDRLEN + sizeof(*e));
+	EXPECT_EQ(e->msg.nlmsg_len, self->r.nh.nlmsg_len);
+	EXPECT_EQ(e->msg.nlmsg_seq, SEQ);
+	EXPECT_EQ(e->msg.nlmsg_type, GENL_ID_CTRL);
+}
+
+/*
+ * Success with NLM_F_ACK: the reply, then an ACK (error 0) with the
+ * header only; without NLM_F_ACK no ACK comes.
+ */
+TEST_F(genl, ack_only_when_asked)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, NLM_F_ACK);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	EXPECT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
+	EXPECT_EQ(nl_recv(self->fd, self->buf, sizeof(self->buf), 0),
+		  NLMSG_HDRLEN + sizeof(*e));
+	EXPECT_EQ(nh->nlmsg_type, NLMSG_ERROR);
+	EXPECT_EQ(e->error, 0);
+	EXPECT_EQ(e->msg.nlmsg_seq, SEQ);
+
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	EXPECT_EQ(nl_recv(self->fd, self->buf, sizeof(self->buf),
+			  MSG_DONTWAIT), -EAGAIN);
+}
+
+/* A family dump: nlctrl among them, NLM_F_MULTI, then NLMSG_DONE. */
+TEST_F(genl, family_dump_ends_with_done)
+{
+	int found = 0, done = 0, msgs = 0;
+	ssize_t n;
+
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, NLM_F_DUMP);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	while (!done) {
+		struct nlmsghdr *nh;
+
+		n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+		ASSERT_GT(n, 0);
+		for (nh = (struct nlmsghdr *)self->buf; NLMSG_OK(nh, n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			struct nlattr *a;
+
+			EXPECT_EQ(nh->nlmsg_flags & NLM_F_MULTI, NLM_F_MULTI);
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				EXPECT_EQ(*(int *)NLMSG_DATA(nh), 0);
+				done = 1;
+				break;
+			}
+			ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
+			msgs++;
+			a = genl_attr(nh, CTRL_ATTR_FAMILY_ID);
+			if (a && *(__u16 *)ATTR_DATA(a) == GENL_ID_CTRL)
+				found++;
+		}
+	}
+	EXPECT_EQ(found, 1);
+	EXPECT_GE(msgs, 1);
+}
+
+/* GETPOLICY is a dump only: as a do request it is EOPNOTSUPP. */
+TEST_F(genl, getpolicy_do_is_eopnotsupp)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+
+	genl_req(&self->r, CTRL_CMD_GETPOLICY, 0);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
+	EXPECT_EQ(e->error, -EOPNOTSUPP);
+}
+
+/* A buffer too small for the reply: MSG_TRUNC, and PEEK|TRUNC says how big. */
+TEST_F(genl, small_buffer_truncates)
+{
+	struct msghdr mh = {};
+	struct iovec iov;
+	ssize_t full, n;
+
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	full = nl_recv(self->fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+	ASSERT_GT(full, 64);
+	iov.iov_base = self->buf;
+	iov.iov_len = 64;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	n = recvmsg(self->fd, &mh, 0);
+	EXPECT_EQ(n, 64);
+	EXPECT_EQ(mh.msg_flags & MSG_TRUNC, MSG_TRUNC);
+	/* The rest of that message is gone. */
+	EXPECT_EQ(nl_recv(self->fd, self->buf, sizeof(self->buf),
+			  MSG_DONTWAIT), -EAGAIN);
+}
+
+FIXTURE(rtnl) {
+	int fd;
+	char buf[BUF_SIZE];
+	struct req r;
+};
+
+FIXTURE_SETUP(rtnl)
+{
+	self->fd = nl_open(NETLINK_ROUTE);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(set_opt(self->fd, NETLINK_EXT_ACK, 1), 0);
+}
+
+FIXTURE_TEARDOWN(rtnl)
+{
+	close(self->fd);
+}
+
+TEST_F(rtnl, strict_check_reads_back)
+{
+	socklen_t len = sizeof(int);
+	int val = -1;
+
+	ASSERT_EQ(getsockopt(self->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK,
+			     &val, &len), 0);
+	EXPECT_EQ(val, 0);
+	ASSERT_EQ(set_opt(self->fd, NETLINK_GET_STRICT_CHK, 1), 0);
+	ASSERT_EQ(getsockopt(self->fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK,
+			     &val, &len), 0);
+	EXPECT_EQ(val, 1);
+}
+
+/*
+ * Strict checking, a link dump with junk in its header: the dump fails,
+ * NLMSG_DONE carries -EINVAL and the extack message (NLM_F_ACK_TLVS).
+ * Without strict checking the same request dumps the links.
+ */
+TEST_F(rtnl, strict_dump_with_junk_header_fails_in_done)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct ifinfomsg ifm = { .ifi_family = AF_UNSPEC, .ifi_flags = 1 };
+	struct nlattr *msg;
+	ssize_t n;
+
+	req_init(&self->r, RTM_GETLINK, NLM_F_DUMP);
+	req_put(&self->r, &ifm, sizeof(ifm));
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+	ASSERT_GT(n, 0);
+	EXPECT_EQ(nh->nlmsg_type, RTM_NEWLINK) TH_LOG("not strict: links");
+	while (nh->nlmsg_type != NLMSG_DONE) {
+		n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+		ASSERT_GT(n, 0);
+		for (nh = (struct nlmsghdr *)self->buf;
+		     NLMSG_OK(nh, n) && nh->nlmsg_type != NLMSG_DONE;
+		     nh = NLMSG_NEXT(nh, n))
+			;
+		if (!NLMSG_OK(nh, n))
+			nh = (struct nlmsghdr *)self->buf;
+	}
+
+	ASSERT_EQ(set_opt(self->fd, NETLINK_GET_STRICT_CHK, 1), 0);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+	nh = (struct nlmsghdr *)self->buf;
+	ASSERT_GT(n, 0);
+	ASSERT_EQ(nh->nlmsg_type, NLMSG_DONE);
+	EXPECT_EQ(*(int *)NLMSG_DATA(nh), -EINVAL);
+	EXPECT_EQ(nh->nlmsg_flags & NLM_F_ACK_TLVS, NLM_F_ACK_TLVS);
+	msg = ack_tlv(nh, NLMSGERR_ATTR_MSG);
+	ASSERT_NE(msg, NULL);
+	EXPECT_STREQ((char *)ATTR_DATA(msg),
+		     "Invalid values in header for link dump request");
+	/* 6.1 reports no offset in a dump's DONE. */
+	EXPECT_EQ(ack_tlv(nh, NLMSGERR_ATTR_OFFS), NULL);
+}
+
+/*
+ * Strict checking, a link get with an attribute type the policy does
+ * not know: NLMSG_ERROR -EINVAL, the message, and OFFS = the offset of
+ * that attribute in the request.
+ */
+TEST_F(rtnl, strict_unknown_attribute_points_at_it)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+	struct ifinfomsg ifm = { .ifi_family = AF_UNSPEC, .ifi_index = 1 };
+	struct nlattr *a;
+	__u32 zero = 0;
+	int off;
+
+	ASSERT_EQ(set_opt(self->fd, NETLINK_GET_STRICT_CHK, 1), 0);
+	req_init(&self->r, RTM_GETLINK, 0);
+	req_put(&self->r, &ifm, sizeof(ifm));
+	off = req_attr(&self->r, IFLA_MAX + 1, &zero, sizeof(zero));
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
+	EXPECT_EQ(e->error, -EINVAL);
+	EXPECT_EQ(nh->nlmsg_flags & NLM_F_ACK_TLVS, NLM_F_ACK_TLVS);
+	a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
+	ASSERT_NE(a, NULL);
+	EXPECT_STREQ((char *)ATTR_DATA(a), "Unknown attribute type");
+	a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
+	ASSERT_NE(a, NULL);
+	EXPECT_EQ(*(__u32 *)ATTR_DATA(a), off);
+}
+
+/* The first netlink socket of a process is bound to its pid. */
+TEST(first_socket_port_id_is_the_pid)
+{
+	struct sockaddr_nl sa = {};
+	socklen_t len = sizeof(sa);
+	int fd = nl_open(NETLINK_ROUTE);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
+	EXPECT_EQ(sa.nl_pid, getpid());
+	close(fd);
+}
+
+/* A chosen port id can be bound once per protocol. */
+TEST(port_id_binds_once)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int a = nl_open(NETLINK_ROUTE), b = nl_open(NETLINK_ROUTE);
+
+	ASSERT_GE(a, 0);
+	ASSERT_GE(b, 0);
+	sa.nl_pid = 0x4b430000 | (getpid() & 0xffff);
+	ASSERT_EQ(bind(a, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	EXPECT_EQ(bind(b, (struct sockaddr *)&sa, sizeof(sa)), -1);
+	EXPECT_EQ(errno, EADDRINUSE);
+	close(a);
+	close(b);
+}
+
+TEST_HARNESS_MAIN
