@@ -512,7 +512,7 @@ TEST_F(rtnl, strict_unknown_attribute_points_at_it)
 /* The first netlink socket of a process is bound to its pid. */
 TEST(first_socket_port_id_is_the_pid)
 {
-	struct sockaddr_nl sa = {};
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	socklen_t len = sizeof(sa);
 	int fd = nl_open(NETLINK_ROUTE);
 
