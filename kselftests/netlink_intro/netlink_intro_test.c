@@ -108,6 +108,15 @@ static int nl_send(int fd, struct req *r)
 		0 : -errno;
 }
 
+/* Send nlctrl's @cmd for the family called @name: 0 or -errno. */
+static int ctrl_send(int fd, struct req *r, __u8 cmd, __u16 flags,
+		     const char *name)
+{
+	genl_req(r, cmd, flags);
+	req_attr(r, CTRL_ATTR_FAMILY_NAME, name, strlen(name) + 1);
+	return nl_send(fd, r);
+}
+
 /* One datagram into @buf: its length, or -errno. */
 static ssize_t nl_recv(int fd, void *buf, size_t size, int flags)
 {
@@ -184,9 +193,8 @@ TEST_F(genl, getfamily_by_name_describes_nlctrl)
 	int n_ops = 0;
 	__u32 flags[16] = {};
 
-	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, 0,
+			    "nlctrl"), 0);
 	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
 	ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
 	EXPECT_EQ(nh->nlmsg_seq, SEQ);
@@ -268,9 +276,8 @@ TEST_F(genl, unknown_family_is_enoent_with_request_echoed)
 	struct nlmsgerr *e = NLMSG_DATA(nh);
 	ssize_t n;
 
-	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "kconform-none", 14);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, 0,
+			    "kconform-none"), 0);
 	n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
 	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
 	EXPECT_EQ(e->error, -ENOENT);
@@ -288,9 +295,8 @@ TEST_F(genl, cap_ack_caps_the_echo)
 	ssize_t n;
 
 	ASSERT_EQ(set_opt(self->fd, NETLINK_CAP_ACK, 1), 0);
-	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "kconform-none", 14);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, 0,
+			    "kconform-none"), 0);
 	n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
 	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
 	EXPECT_EQ(e->error, -ENOENT);
@@ -310,9 +316,8 @@ TEST_F(genl, ack_only_when_asked)
 	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
 	struct nlmsgerr *e = NLMSG_DATA(nh);
 
-	genl_req(&self->r, CTRL_CMD_GETFAMILY, NLM_F_ACK);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, NLM_F_ACK,
+			    "nlctrl"), 0);
 	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
 	EXPECT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
 	EXPECT_EQ(nl_recv(self->fd, self->buf, sizeof(self->buf), 0),
@@ -321,9 +326,8 @@ TEST_F(genl, ack_only_when_asked)
 	EXPECT_EQ(e->error, 0);
 	EXPECT_EQ(e->msg.nlmsg_seq, SEQ);
 
-	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, 0,
+			    "nlctrl"), 0);
 	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
 	EXPECT_EQ(nl_recv(self->fd, self->buf, sizeof(self->buf),
 			  MSG_DONTWAIT), -EAGAIN);
@@ -369,9 +373,8 @@ TEST_F(genl, getpolicy_do_is_eopnotsupp)
 	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
 	struct nlmsgerr *e = NLMSG_DATA(nh);
 
-	genl_req(&self->r, CTRL_CMD_GETPOLICY, 0);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETPOLICY, 0,
+			    "nlctrl"), 0);
 	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
 	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
 	EXPECT_EQ(e->error, -EOPNOTSUPP);
@@ -384,9 +387,8 @@ TEST_F(genl, small_buffer_truncates)
 	struct iovec iov;
 	ssize_t full, n;
 
-	genl_req(&self->r, CTRL_CMD_GETFAMILY, 0);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_NAME, "nlctrl", 7);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, 0,
+			    "nlctrl"), 0);
 	full = nl_recv(self->fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
 	ASSERT_GT(full, 64);
 	iov.iov_base = self->buf;
