@@ -26,7 +26,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
@@ -125,6 +124,15 @@ static int dio_statx(int dirfd, const char *path, int flags,
 	return 0;
 }
 
+/* STATX_DIOALIGN reported, with these two values. */
+static void expect_dioalign(struct __test_metadata *_metadata,
+			    const struct statx *stx, __u32 mem, __u32 off)
+{
+	EXPECT_TRUE(stx->stx_mask & STATX_DIOALIGN);
+	EXPECT_EQ(stx->stx_dio_mem_align, mem);
+	EXPECT_EQ(stx->stx_dio_offset_align, off);
+}
+
 /*
  * One O_DIRECT pread of @len bytes at @off into memory @mem_off bytes
  * past a 64 KiB boundary: bytes read, or -errno.
@@ -203,11 +211,9 @@ TEST_F(bdev, values_are_the_queue_limits)
 	ASSERT_EQ(queue_value(&self->l, "logical_block_size"), variant->lbs);
 	ASSERT_EQ(dio_statx(AT_FDCWD, self->l.dev, 0, STATX_DIOALIGN, &stx),
 		  0);
-	EXPECT_TRUE(stx.stx_mask & STATX_DIOALIGN);
 	EXPECT_EQ(stx.stx_dio_mem_align,
 		  queue_value(&self->l, "dma_alignment") + 1);
-	EXPECT_EQ(stx.stx_dio_mem_align, 512);
-	EXPECT_EQ(stx.stx_dio_offset_align, variant->lbs);
+	expect_dioalign(_metadata, &stx, 512, variant->lbs);
 }
 
 TEST_F(bdev, empty_path_on_an_open_fd)
@@ -216,9 +222,7 @@ TEST_F(bdev, empty_path_on_an_open_fd)
 
 	ASSERT_EQ(dio_statx(self->l.fd, "", AT_EMPTY_PATH, STATX_DIOALIGN,
 			    &stx), 0);
-	EXPECT_TRUE(stx.stx_mask & STATX_DIOALIGN);
-	EXPECT_EQ(stx.stx_dio_mem_align, 512);
-	EXPECT_EQ(stx.stx_dio_offset_align, variant->lbs);
+	expect_dioalign(_metadata, &stx, 512, variant->lbs);
 }
 
 TEST_F(bdev, not_asked_for_not_reported)
@@ -242,9 +246,7 @@ TEST_F(bdev, node_elsewhere_reports_the_device)
 	ASSERT_EQ(mknod(node, S_IFBLK | 0600, st.st_rdev), 0);
 	EXPECT_EQ(dio_statx(AT_FDCWD, node, 0, STATX_DIOALIGN, &stx), 0);
 	unlink(node);
-	EXPECT_TRUE(stx.stx_mask & STATX_DIOALIGN);
-	EXPECT_EQ(stx.stx_dio_mem_align, 512);
-	EXPECT_EQ(stx.stx_dio_offset_align, variant->lbs);
+	expect_dioalign(_metadata, &stx, 512, variant->lbs);
 }
 
 TEST_F(bdev, values_work_for_o_direct)
@@ -360,9 +362,7 @@ TEST_F(fs, regular_file_reports_values)
 
 	want_values(variant, &mem, &off);
 	ASSERT_EQ(dio_statx(AT_FDCWD, self->file, 0, STATX_DIOALIGN, &stx), 0);
-	EXPECT_TRUE(stx.stx_mask & STATX_DIOALIGN);
-	EXPECT_EQ(stx.stx_dio_mem_align, mem);
-	EXPECT_EQ(stx.stx_dio_offset_align, off);
+	expect_dioalign(_metadata, &stx, mem, off);
 }
 
 TEST_F(fs, values_work_for_o_direct)
@@ -474,9 +474,7 @@ TEST_F(ext4_no_dio, reports_zero)
 	ASSERT_EQ(fsync(fd), 0);
 	close(fd);
 	ASSERT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx), 0);
-	EXPECT_TRUE(stx.stx_mask & STATX_DIOALIGN);
-	EXPECT_EQ(stx.stx_dio_mem_align, 0);
-	EXPECT_EQ(stx.stx_dio_offset_align, 0);
+	expect_dioalign(_metadata, &stx, 0, 0);
 	/* The same file system's normal files do take direct I/O. */
 	if (!variant->journal_data)
 		return;
@@ -485,8 +483,7 @@ TEST_F(ext4_no_dio, reports_zero)
 	close(fd);
 	ASSERT_EQ(dio_statx(AT_FDCWD, MNT "/plain", 0, STATX_DIOALIGN, &stx),
 		  0);
-	EXPECT_EQ(stx.stx_dio_mem_align, 512);
-	EXPECT_EQ(stx.stx_dio_offset_align, 512);
+	expect_dioalign(_metadata, &stx, 512, 512);
 }
 
 TEST_HARNESS_MAIN
