@@ -10,15 +10,19 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import fnmatch
 import os
 import re
 import sys
 import time
+import traceback
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence
+from typing import Dict, Iterator, List, Optional, Sequence, Set
 
-from . import deps, export, gate, guest, kunitrun, proc, report, suites, tree
-from .model import KconformError, Status, Suite
+from . import (bench, console, deps, export, gate, guest, kcidb, kunitrun,
+	       listing, proc, report, suites, tree)
+from .model import InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
 ACCEL_ARGS = {'kvm': ['-accel', 'kvm', '-cpu', 'host'], 'tcg': ['-accel', 'tcg']}
@@ -58,23 +62,79 @@ class Stages:
 		print(f'kconform: {name}: done in {dt:.1f} s', flush=True)
 
 
-def _source(args: argparse.Namespace, out: Path, st: Stages) -> tree.Source:
+@dataclass
+class Inputs:
+	"""Every input of a run, read and checked before the first stage."""
+	out: Path
+	known: List[gate.KnownIssue]
+	baseline: Optional[Dict[gate.Key, str]]
+	extras: List[Path]
+	selection: suites.Selection
+
+
+def _out_dir(path: str) -> Path:
+	out = Path(path).resolve()
+	for p in [out, *out.parents]:
+		if p.exists():
+			if not p.is_dir():
+				raise InputError(f'--out {out}: {p} is not a folder')
+			break
+	try:
+		out.mkdir(parents=True, exist_ok=True)
+	except OSError as e:
+		raise InputError(f'--out {out}: {e.strerror}') from e
+	if not os.access(out, os.W_OK):
+		raise InputError(f'--out {out}: not writable')
+	return out
+
+
+def _patch_file(path: str) -> Path:
+	p = Path(path).resolve()
+	gate.read_text(p, '--patch')		# exists, a file, readable text
+	return p
+
+
+def check_inputs(args: argparse.Namespace,
+		 registry: Sequence[suites.SuiteSpec]) -> Inputs:
+	"""Read every input once, before anything is written; InputError names
+	the first bad one. The baseline is read here, so a run whose --out
+	holds it is still compared with the earlier run, not with itself."""
+	baseline = gate.load_baseline(Path(args.baseline)) if args.baseline else None
+	known = gate.load_known(Path(args.known_issues))
+	extras = [_patch_file(p) for p in getattr(args, 'patch', None) or []]
+	tree_arg = getattr(args, 'tree', None)
+	if tree_arg and not Path(tree_arg).is_dir():
+		raise InputError(f'--tree {tree_arg}: not a folder')
+	if getattr(args, 'retries', 0) < 0:
+		raise InputError(f'--retries {args.retries}: must be 0 or more')
+	selection = suites.selection(registry, args.suite or [], args.kind or [],
+				     getattr(args, 'case', None) or [])
+	return Inputs(_out_dir(args.out), known, baseline, extras, selection)
+
+
+def _source(args: argparse.Namespace, out: Path, extras: List[Path],
+	    st: Stages) -> tree.Source:
 	with st.stage('extract', 'pristine kernel tree'):
 		if args.tree:
 			src = tree.user_source(cache_dir(), Path(args.tree))
 		else:
 			src = tree.debian_source(cache_dir(), out)
-	src.extras = [Path(p).resolve() for p in args.patch or []]
+	src.extras = extras
 	return src
 
 
-def _failed(specs: Sequence[suites.SuiteSpec], kind: str, msg: str) -> List[Suite]:
+def _failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
+	    msg: str) -> List[Suite]:
+	"""A failing suite for each (spec, kind) that exists and was asked for."""
 	out = []
 	for spec in specs:
-		for name in (spec.kunit if kind == 'kunit' else [spec.kselftest or '']):
-			s = Suite(name, kind)
-			s.fail_all(Status.FAIL, msg)
-			out.append(s)
+		names = {'kunit': list(spec.kunit),
+			 'kselftest': [spec.kselftest] if spec.kselftest else []}
+		for kind in kinds:
+			for name in names.get(kind, []):
+				s = Suite(name, kind)
+				s.fail_all(Status.FAIL, msg)
+				out.append(s)
 	return out
 
 
@@ -91,31 +151,59 @@ def _probe(job: guest.GuestJob, wanted: str, st: Stages) -> str:
 	return 'kvm' if ok else 'tcg'
 
 
+def _describe(e: BaseException) -> str:
+	if isinstance(e, KconformError):
+		return str(e)
+	if isinstance(e, KeyboardInterrupt):
+		return 'interrupted (SIGINT): results so far are kept'
+	tb = ''.join(traceback.format_exception(e)[-6:])
+	return f'{type(e).__name__}: {e} (the run stopped here; results so far are kept)\n{tb}'
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-	out = Path(args.out).resolve()
-	out.mkdir(parents=True, exist_ok=True)
+	registry = suites.load(REPO)
+	inputs = check_inputs(args, registry)
+	if args.list:
+		for line in listing.lines(REPO, inputs.selection):
+			print(line)
+		return 0
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
 	use_ccache()
-	layout = tree.Layout(REPO)
-	registry = suites.load(REPO)
-	specs = suites.select(registry, args.suite or [])
-	kinds = set(args.kind or ['kunit', 'kselftest'])
-	src = _source(args, out, st)
-	rep = report.RunReport(kernel={'source': src.name, 'version': '?',
-				       'series_sha256': ''}, accel='tcg')
+	rep = report.RunReport(kernel={'source': args.tree or 'linux-source-6.1',
+				       'version': '?', 'series_sha256': '',
+				       'extra_patches': [
+					       {'name': p.name, 'sha256': tree.sha256(p)}
+					       for p in inputs.extras]},
+			       accel='tcg')
 	results: List[Suite] = []
 	try:
+		_run(args, inputs, registry, rep, results, st)
+	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
+		rep.errors.append(_describe(e))
+		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
+	return _finish(rep, results, st, inputs, args)
+
+
+def _run(args: argparse.Namespace, inputs: Inputs,
+	 registry: Sequence[suites.SuiteSpec], rep: report.RunReport,
+	 results: List[Suite], st: Stages) -> None:
+	"""The stages; appends to results as they come, so none are lost."""
+	sel = inputs.selection
+	specs = sel.specs
+	kinds = sel.kinds
+	src = _source(args, inputs.out, inputs.extras, st)
+	rep.kernel['source'] = src.name
+	try:
 		with st.stage('patch', f'series + overlays onto {src.name}'):
-			digest, changed = tree.derive(layout, src, out)
+			digest, changed = tree.derive(tree.Layout(REPO), src, inputs.out)
 			print(f'kconform: patch: {"re-derived" if changed else "unchanged"}'
 			      f' (series {digest[:12]})', flush=True)
 	except KconformError as e:
 		rep.errors.append(str(e))
 		print(f'kconform: error: {e}', file=sys.stderr)
-		for kind in ('kunit', 'kselftest'):
-			results += _failed(specs, kind, str(e))
-		return _finish(rep, results, st, out, args)
+		results += _failed(specs, kinds, str(e))
+		return
 	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
 
 	lacking = {s.name: tree.missing_code(src.tree, list(s.requires)) for s in registry}
@@ -125,16 +213,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 		if lack:
 			msg = f'the kernel code of suite {spec.name} is missing: ' + '; '.join(lack)
 			print(f'kconform: {msg}', flush=True)
-			results += _failed([spec], 'kunit', msg) if spec.kunit else []
-			results += _failed([spec], 'kselftest', msg) if spec.kselftest else []
+			results += _failed([spec], kinds, msg)
 		else:
 			present.append(spec)
 	ku_specs = [s for s in present if s.kunit] if 'kunit' in kinds else []
 	gs_specs = [s for s in present if s.kselftest] if 'kselftest' in kinds else []
 	build_root = src.work / 'build'
-	kjob = kunitrun.KunitJob(src.tree, build_root / 'kunit', out, args.jobs,
+	kjob = kunitrun.KunitJob(src.tree, build_root / 'kunit', inputs.out, args.jobs,
 				 args.kunit_timeout)
-	gjob = guest.GuestJob(REPO, src.tree, build_root / 'guest', out, args.jobs,
+	gjob = guest.GuestJob(REPO, src.tree, build_root / 'guest', inputs.out, args.jobs,
 			      args.guest_timeout)
 	ku_ok = gs_ok = False
 	if ku_specs:
@@ -146,7 +233,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 			ku_ok = True
 		except KconformError as e:
 			rep.errors.append(str(e))
-			results += _failed(ku_specs, 'kunit', str(e))
+			results += _failed(ku_specs, ['kunit'], str(e))
+	run_list: Optional[List[str]] = None
 	if gs_specs:
 		try:
 			with st.stage('configure-guest', 'guest kernel config'):
@@ -159,40 +247,124 @@ def cmd_run(args: argparse.Namespace) -> int:
 			with st.stage('userspace', 'kselftest install + initramfs'):
 				installed = guest.install_tests(gjob, gs_specs)
 				guest.make_initramfs(gjob, installed, gs_specs)
+				run_list = sel.kselftest_programs(guest.installed_programs(installed))
 			gs_ok = True
 		except KconformError as e:
 			rep.errors.append(str(e))
-			results += _failed(gs_specs, 'kselftest', str(e))
+			results += _failed(gs_specs, ['kselftest'], str(e))
 	accel = args.accel
 	if accel == 'auto':
 		accel = _probe(gjob, accel, st) if gs_ok else 'tcg'
 	rep.accel = accel
 	if ku_ok:
 		with st.stage('run-kunit', f'boot the KUnit kernel ({accel})'):
-			results += kunitrun.execute(kjob, ku_specs, ACCEL_ARGS[accel])
-	if gs_ok:
+			results += _kunit(kjob, ku_specs, sel, ACCEL_ARGS[accel], '')
+	if gs_ok and run_list != []:
 		with st.stage('run-kselftest', f'boot the guest ({accel})'):
-			results += guest.boot(gjob, gs_specs, ACCEL_ARGS[accel])
-	return _finish(rep, results, st, out, args)
+			results += sel.only(guest.boot(gjob, gs_specs, ACCEL_ARGS[accel],
+						       run_list=run_list))
+	today = datetime.date.today()
+	for attempt in range(1, args.retries + 1):
+		redo = gate.to_rerun(results, inputs.known, rep.kernel['version'],
+				     accel, today)
+		if not redo:
+			break
+		names = ', '.join(f'{k}:{n}' for k, n in sorted(redo))
+		again: List[Suite] = []
+		with st.stage('rerun', f'attempt {attempt + 1} of {names}'):
+			ku = [s for s in ku_specs if any(('kunit', n) in redo for n in s.kunit)]
+			if ku_ok and ku:
+				again += _kunit(kjob, ku, sel, ACCEL_ARGS[accel],
+						f'-rerun{attempt}',
+						only={n for k, n in redo if k == 'kunit'})
+			gs = {s.kselftest for s in gs_specs
+			      if s.kselftest and ('kselftest', s.kselftest) in redo}
+			if gs_ok and gs:
+				rl = sorted(gs) if run_list is None else \
+					[t for t in run_list if t.split(':')[0] in gs]
+				again += sel.only(guest.boot(
+					gjob, [s for s in gs_specs if s.kselftest in gs],
+					ACCEL_ARGS[accel], run_list=rl,
+					log_name=f'guest-console-rerun{attempt}.log'))
+		results[:] = gate.merge_rerun(results, [s for s in again
+							if (s.kind, s.name) in redo])
 
 
-def _finish(rep: report.RunReport, results: List[Suite], st: Stages, out: Path,
-	    args: argparse.Namespace) -> int:
+def _kunit(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
+	   sel: suites.Selection, accel: Sequence[str], tag: str,
+	   only: Optional[Set[str]] = None) -> List[Suite]:
+	"""One boot per --case glob (kunit.filter_glob takes one), or one."""
+	out: List[Suite] = []
+	names = [n for s in specs for n in s.kunit if only is None or n in only]
+	globs = sel.kunit_globs(names)
+	for n, glob in enumerate(globs):
+		expected = [s for s in names if fnmatch.fnmatchcase(s, glob.split('.')[0])]
+		got = kunitrun.execute(job, expected, accel, filter_glob=glob,
+				       tag=f'{tag}-{n}' if len(globs) > 1 else tag)
+		for s in got:
+			have = next((o for o in out if o.name == s.name), None)
+			if have is None:
+				out.append(s)
+			else:
+				have.cases += [c for c in s.cases
+					       if c.name not in {x.name for x in have.cases}]
+				have.settle()
+	return sel.only(out)
+
+
+def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
+	    inputs: Inputs, args: argparse.Namespace) -> int:
 	rep.suites = results
 	rep.stages = st.times
+	baseline = inputs.baseline
+	if baseline is not None:
+		baseline = {k: v for k, v in baseline.items() if inputs.selection.wants(*k)}
+	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
+			      rep.kernel.get('version', '?'), rep.accel,
+			      getattr(args, 'fail_on_flaky', False))
+	rep.gate = verdict.to_json()
+	out = inputs.out
 	report.write_json(rep, out / 'results.json')
 	report.write_junit(rep, out / 'junit.xml')
-	for line in report.summary(rep):
+	if getattr(args, 'kcidb', None):
+		kcidb.write(rep, Path(args.kcidb))
+	table = report.summary(rep, verdict.marks)
+	for line in table:
 		print(line)
-	known = gate.load_known(Path(args.known_issues) if args.known_issues else None)
-	verdict = gate.decide(results, known, Path(args.baseline) if args.baseline else None,
-			      datetime.date.today())
 	print(f'kconform: results in {out} (results.json, junit.xml, logs)')
 	lines = verdict.lines()
-	(out / 'summary.txt').write_text('\n'.join(report.summary(rep) + lines) + '\n')
+	(out / 'summary.txt').write_text('\n'.join(table + lines) + '\n')
 	for line in lines:
 		print(line)
 	return 0 if verdict.ok and not rep.errors else 1
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+	"""A console log saved elsewhere, through the same parser and gate."""
+	registry = suites.load(REPO)
+	inputs = check_inputs(args, registry)
+	text = gate.read_text(Path(args.log), 'LOG')
+	raw = text.splitlines()
+	expected = inputs.selection.expected(args.kind[0]) if args.suite else []
+	rep = report.RunReport(kernel={'source': f'console log {args.log}',
+				       'version': console.kernel_version(raw),
+				       'series_sha256': ''}, accel=args.accel)
+	results: List[Suite] = []
+	st = Stages()
+	try:
+		with st.stage('parse', f'{args.kind[0]} console {args.log}'):
+			if args.kind[0] == 'kunit':
+				results += console.suites_from_console(
+					raw, 'kunit', expected, False, '<kunit boot>')
+			else:
+				rest, sections = bench.split(raw)
+				results += console.suites_from_console(
+					rest, 'kselftest', expected, False, '<guest boot>')
+				results += bench.suites(sections, [], False)
+			results[:] = inputs.selection.only(results)
+	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
+		rep.errors.append(_describe(e))
+	return _finish(rep, results, st, inputs, args)
 
 
 def cmd_series(args: argparse.Namespace) -> int:
@@ -202,7 +374,7 @@ def cmd_series(args: argparse.Namespace) -> int:
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
 	layout = tree.Layout(REPO)
-	src = _source(args, out, st)
+	src = _source(args, out, [_patch_file(p) for p in args.patch or []], st)
 	with st.stage('patch', 'apply the series'):
 		digest, _ = tree.derive(layout, src, out)
 	print(f'series applies: {len(layout.series())} patches, sha256 {digest[:12]}')
@@ -236,7 +408,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 	"""Export the series as a git am-able set with a cover letter."""
 	out = Path(args.out).resolve()
 	st = Stages()
-	src = _source(args, out, st)
+	src = _source(args, out, [_patch_file(p) for p in args.patch or []], st)
 	with st.stage('export', 'throwaway git repository of the pristine tree'):
 		files = export.export(tree.Layout(REPO), src, cache_dir() / 'export-git',
 				      out, cache_dir() / 'export-logs')
@@ -261,22 +433,46 @@ def parser() -> argparse.ArgumentParser:
 		sp.add_argument('--patch', action='append', metavar='FILE',
 				help='an extra patch to apply after the series (repeatable)')
 
+	def gate_opts(sp: argparse.ArgumentParser) -> None:
+		sp.add_argument('--out', default=str(REPO / 'results'), metavar='DIR')
+		sp.add_argument('--suite', action='append', metavar='NAME',
+				help='only this suite of suites.toml (repeatable)')
+		sp.add_argument('--case', action='append', metavar='GLOB',
+				help='only cases matching SUITE.CASE, as kunit.filter_glob '
+				     '(repeatable)')
+		sp.add_argument('--baseline', metavar='FILE',
+				help='an earlier results.json to compare against')
+		sp.add_argument('--known-issues', default=str(REPO / 'known-issues.toml'),
+				metavar='FILE')
+		sp.add_argument('--fail-on-flaky', action='store_true',
+				help='a case that passed only on a rerun fails the gate')
+		sp.add_argument('--kcidb', metavar='FILE',
+				help='also write the run as KCIDB v5 JSON')
+
 	run = sub.add_parser('run', help='build, boot, run every suite, report, gate')
 	source_opts(run)
-	run.add_argument('--out', default=str(REPO / 'results'), metavar='DIR')
-	run.add_argument('--suite', action='append', metavar='NAME',
-			 help='run only this suite of suites.toml (repeatable)')
+	gate_opts(run)
 	run.add_argument('--kind', action='append', choices=['kunit', 'kselftest'],
 			 help='run only this kind of test (repeatable)')
-	run.add_argument('--baseline', metavar='FILE',
-			 help='an earlier results.json to compare against')
-	run.add_argument('--known-issues', default=str(REPO / 'known-issues.toml'),
-			 metavar='FILE')
+	run.add_argument('--list', action='store_true',
+			 help='print every suite and case the run would report, build nothing')
+	run.add_argument('--retries', type=int, default=1, metavar='N',
+			 help='rerun a suite with a failing case N times (default 1)')
 	run.add_argument('--accel', choices=['auto', 'kvm', 'tcg'], default='auto')
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')
 	run.set_defaults(func=cmd_run)
+
+	ps = sub.add_parser('parse', help='a saved console log through the same '
+			    'parser and gate as run')
+	gate_opts(ps)
+	ps.add_argument('--kind', action='append', choices=['kunit', 'kselftest'],
+			required=True)
+	ps.add_argument('--accel', choices=['kvm', 'tcg'], default='tcg',
+			help='what the log was recorded under (known-issue scopes)')
+	ps.add_argument('log', metavar='LOG')
+	ps.set_defaults(func=cmd_parse)
 
 	series = sub.add_parser('series', help='apply the series, checkpatch --strict')
 	source_opts(series)
@@ -297,9 +493,15 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
 	args = parser().parse_args(argv)
+	if args.cmd == 'parse' and len(args.kind) != 1:
+		print('kconform: error: parse takes one --kind', file=sys.stderr)
+		return 2
 	try:
 		rc: int = args.func(args)
 		return rc
+	except InputError as e:
+		print(f'kconform: error: {e}'.split('\n', 1)[0], file=sys.stderr)
+		return 2
 	except KconformError as e:
 		print(f'kconform: error: {e}', file=sys.stderr)
 		return 2

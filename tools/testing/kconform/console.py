@@ -26,6 +26,18 @@ EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
 
 
+_LINUX_VERSION = re.compile(r'Linux version (\S+)')
+
+
+def kernel_version(raw: Sequence[str]) -> str:
+	"""The release a console's banner names, or '?'."""
+	for line in raw:
+		m = _LINUX_VERSION.search(line)
+		if m:
+			return m.group(1)
+	return '?'
+
+
 def reports(lines: Sequence[ktap.Line]) -> List[Tuple[int, str]]:
 	"""Every kernel report in the log, as (line index, excerpt)."""
 	found = []

@@ -1,10 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The verdict: known issues that are still accepted, and a baseline diff.
+"""The verdict: known issues, flaky cases and a baseline diff.
 
 known-issues.toml lists expected failures, each with a reason and an
-`until` date; after that date the failure counts again. A baseline is an
-earlier results.json: the gate names new failures, new passes, and cases
-that appeared or vanished. New failures and vanished cases fail the gate.
+`until` date; after that date the failure counts again. An entry accepts
+only a `fail` unless it names the statuses it accepts (`status`), names
+its case (a glob that never matches the runner's own `<...>` cases unless
+it starts with `<` itself), may be scoped to a kernel version glob and an
+accelerator, and may be `intermittent`. An entry whose cases all pass is
+reported as fixed and fails the gate, so the file stays true.
+
+A baseline is an earlier results.json, read and checked before the run
+writes anything: the gate names new failures, new passes, and cases that
+appeared or vanished. New failures and vanished cases fail the gate.
 """
 
 from __future__ import annotations
@@ -15,45 +22,136 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
-from .model import BAD, KconformError, Status, Suite
+from .model import BAD, InputError, Status, Suite
 
 Key = Tuple[str, str, str]
+ACCEPTABLE = frozenset(s.value for s in BAD)
+ENTRY_KEYS: Dict[str, Any] = {'kind': str, 'suite': str, 'case': str, 'reason': str,
+	      'until': datetime.date, 'status': (str, list),
+	      'intermittent': bool, 'kernel': str, 'accel': str}
+REQUIRED = ('suite', 'case', 'reason', 'until')
+
+
+def key_name(key: Key) -> str:
+	return ':'.join(key)
+
+
+def _glob(name: str, pattern: str) -> bool:
+	"""fnmatch, except that runner-made `<...>` cases need a `<` pattern."""
+	if name.startswith('<') and not pattern.startswith('<'):
+		return False
+	return fnmatch.fnmatchcase(name, pattern)
 
 
 @dataclass(frozen=True)
 class KnownIssue:
-	kind: str
 	suite: str
 	case: str
 	reason: str
 	until: datetime.date
+	kind: str = '*'
+	status: FrozenSet[str] = frozenset({'fail'})
+	intermittent: bool = False
+	kernel: str = '*'
+	accel: str = '*'
+	where: str = ''
 
-	def matches(self, kind: str, suite: str, case: str) -> bool:
+	def covers(self, key: Key) -> bool:
+		kind, suite, case = key
 		return (fnmatch.fnmatchcase(kind, self.kind) and
-			fnmatch.fnmatchcase(suite, self.suite) and
-			fnmatch.fnmatchcase(case, self.case))
+			fnmatch.fnmatchcase(suite, self.suite) and _glob(case, self.case))
+
+	def applies(self, kernel: str, accel: str) -> bool:
+		"""Is the entry in scope for this kernel version and accelerator?"""
+		return (fnmatch.fnmatchcase(kernel, self.kernel) and
+			fnmatch.fnmatchcase(accel, self.accel))
+
+	def label(self) -> str:
+		return f'{self.reason}; until {self.until}'
 
 
-def load_known(path: Optional[Path]) -> List[KnownIssue]:
-	if path is None or not path.exists():
-		return []
+def read_text(path: Path, what: str) -> str:
+	"""A regular UTF-8 file's text, or an InputError naming it."""
+	if not path.exists():
+		raise InputError(f'{what} {path}: no such file')
+	if not path.is_file() and not str(path).startswith('/dev/'):
+		raise InputError(f'{what} {path}: not a regular file')
 	try:
-		data = tomllib.loads(path.read_text())
+		return path.read_bytes().decode('utf-8')
+	except UnicodeDecodeError as e:
+		raise InputError(f'{what} {path}: not UTF-8 ({e})') from e
+	except OSError as e:
+		raise InputError(f'{what} {path}: {e.strerror}') from e
+
+
+def _entry(item: Any, where: str) -> KnownIssue:
+	if not isinstance(item, dict):
+		raise InputError(f'{where}: not a table')
+	unknown = sorted(set(item) - set(ENTRY_KEYS))
+	if unknown:
+		raise InputError(f'{where}: unknown key(s) {", ".join(unknown)}; '
+				 f'known: {", ".join(ENTRY_KEYS)}')
+	lacking = [k for k in REQUIRED if k not in item]
+	if lacking:
+		raise InputError(f'{where}: lacks {", ".join(lacking)}')
+	for k, v in item.items():
+		# A TOML date-time is a datetime, which is also a date: refuse it.
+		if not isinstance(v, ENTRY_KEYS[k]) or \
+				(k == 'until' and isinstance(v, datetime.datetime)) or \
+				(k == 'intermittent') != isinstance(v, bool):
+			want = {'until': 'a TOML date (2027-01-31)',
+				'intermittent': 'true or false',
+				'status': 'a status or a list of them'}.get(k, 'a string')
+			raise InputError(f'{where}: {k} = {v!r} is not {want}')
+	status = item.get('status', 'fail')
+	statuses = status if isinstance(status, list) else [status]
+	bad = [s for s in statuses if s not in ACCEPTABLE]
+	if bad or not statuses:
+		raise InputError(f'{where}: status {bad or statuses!r} is not one of '
+				 f'{", ".join(sorted(ACCEPTABLE))}')
+	for k in ('suite', 'case', 'reason'):
+		if not item[k].strip():
+			raise InputError(f'{where}: {k} is empty')
+	return KnownIssue(item['suite'], item['case'], item['reason'],
+			  item['until'], item.get('kind', '*'), frozenset(statuses),
+			  item.get('intermittent', False), item.get('kernel', '*'),
+			  item.get('accel', '*'), where)
+
+
+def load_known(path: Path) -> List[KnownIssue]:
+	"""Every entry of a known-issues file, checked; InputError otherwise."""
+	try:
+		data = tomllib.loads(read_text(path, '--known-issues'))
 	except tomllib.TOMLDecodeError as e:
-		raise KconformError(f'{path}: {e}') from e
-	out: List[KnownIssue] = []
-	for n, item in enumerate(data.get('issue', []), 1):
-		try:
-			until = item['until']
-			if not isinstance(until, datetime.date):
-				raise KeyError('until (a TOML date)')
-			out.append(KnownIssue(item.get('kind', '*'), item['suite'],
-					      item.get('case', '*'), item['reason'], until))
-		except KeyError as e:
-			raise KconformError(f'{path}: issue #{n} lacks {e}') from e
-	return out
+		raise InputError(f'--known-issues {path}: {e}') from e
+	extra = sorted(set(data) - {'issue'})
+	if extra:
+		raise InputError(f'--known-issues {path}: unknown table(s) '
+				 f'{", ".join(extra)}; entries are [[issue]]')
+	items = data.get('issue', [])
+	if not isinstance(items, list):
+		raise InputError(f'--known-issues {path}: [issue] is a single table; '
+				 f'write each entry as [[issue]]')
+	return [_entry(item, f'--known-issues {path}: issue #{n}')
+		for n, item in enumerate(items, 1)]
+
+
+def load_baseline(path: Path) -> Dict[Key, str]:
+	"""An earlier results.json as {(kind, suite, case): status}."""
+	text = read_text(path, '--baseline')
+	try:
+		data = json.loads(text)
+		out = {}
+		for s in data['suites']:
+			for c in s['cases']:
+				if c['status'] not in {st.value for st in Status}:
+					raise ValueError(f'status {c["status"]!r}')
+				out[(str(s['kind']), str(s['name']), str(c['name']))] = c['status']
+		return out
+	except (ValueError, KeyError, TypeError) as e:
+		raise InputError(f'--baseline {path}: not a results.json ({e!r})') from e
 
 
 @dataclass
@@ -61,81 +159,161 @@ class Verdict:
 	accepted: List[str] = field(default_factory=list)
 	expired: List[str] = field(default_factory=list)
 	failures: List[str] = field(default_factory=list)
+	fixed: List[str] = field(default_factory=list)
+	flaky: List[str] = field(default_factory=list)
 	new_failures: List[str] = field(default_factory=list)
 	new_passes: List[str] = field(default_factory=list)
 	appeared: List[str] = field(default_factory=list)
 	vanished: List[str] = field(default_factory=list)
 	counts: Dict[str, int] = field(default_factory=dict)
+	marks: Dict[Key, str] = field(default_factory=dict)	# 'accepted', 'flaky'
+	fail_on_flaky: bool = False
 
 	@property
 	def ok(self) -> bool:
-		return not (self.failures or self.new_failures or self.vanished)
+		return not (self.failures or self.new_failures or self.vanished or
+			    self.fixed or (self.fail_on_flaky and self.flaky))
 
 	def lines(self) -> List[str]:
 		out: List[str] = []
 		for title, items in (('accepted known issue', self.accepted),
 				     ('known issue EXPIRED', self.expired),
+				     ('fixed: remove this entry', self.fixed),
+				     ('flaky' + (' (fails the gate)' if self.fail_on_flaky
+						 else ''), self.flaky),
 				     ('new failure', self.new_failures),
 				     ('new pass', self.new_passes),
 				     ('appeared', self.appeared),
 				     ('vanished', self.vanished)):
 			out.extend(f'gate: {title}: {i}' for i in items)
 		c = self.counts
-		tail = f'{c.get("pass", 0)} passed, {c.get("failed", 0)} failed, ' \
-		       f'{c.get("skip", 0)} skipped'
-		out.append(tail)
+		out.append(f'{c.get("pass", 0)} passed, {c.get("failed", 0)} failed, '
+			   f'{c.get("skip", 0)} skipped')
 		return out
 
+	def to_json(self) -> Dict[str, Any]:
+		return {'ok': self.ok, 'failures': self.failures,
+			'accepted': self.accepted, 'expired': self.expired,
+			'fixed': self.fixed, 'flaky': self.flaky,
+			'new_failures': self.new_failures,
+			'new_passes': self.new_passes, 'appeared': self.appeared,
+			'vanished': self.vanished}
 
-def _cases(suites: List[Suite]) -> Dict[Key, str]:
+
+def _cases(suites: Sequence[Suite]) -> Dict[Key, str]:
 	return {(s.kind, s.name, c.name): c.status.value
 		for s in suites for c in s.cases}
 
 
-def _baseline(path: Path) -> Dict[Key, str]:
-	try:
-		data = json.loads(path.read_text())
-		return {(s['kind'], s['name'], c['name']): c['status']
-			for s in data['suites'] for c in s['cases']}
-	except (OSError, ValueError, KeyError, TypeError) as e:
-		raise KconformError(f'baseline {path}: not a results.json ({e})') from e
+def accepting(known: Sequence[KnownIssue], key: Key, status: Status,
+	      kernel: str, accel: str) -> Optional[KnownIssue]:
+	"""The in-scope entry that covers this case and status, if any."""
+	return next((k for k in known if k.covers(key) and status.value in k.status
+		     and k.applies(kernel, accel)), None)
 
 
-def decide(suites: List[Suite], known: List[KnownIssue],
-	   baseline: Optional[Path], today: datetime.date) -> Verdict:
-	v = Verdict()
+def to_rerun(suites: Sequence[Suite], known: Sequence[KnownIssue], kernel: str,
+	     accel: str, today: datetime.date) -> Set[Tuple[str, str]]:
+	"""(kind, suite) pairs with a bad case no current entry accepts."""
+	out = set()
+	for s in suites:
+		if s.kind == 'bench':
+			continue
+		for c in s.cases:
+			if c.status in BAD and not c.name.startswith('<kernel report'):
+				k = accepting(known, (s.kind, s.name, c.name), c.status,
+					      kernel, accel)
+				if k is None or today > k.until:
+					out.add((s.kind, s.name))
+	return out
+
+
+def merge_rerun(first: Sequence[Suite], again: Sequence[Suite]) -> List[Suite]:
+	"""The first run's suites with each rerun suite's cases put in.
+
+	A case bad the first time and passing on the rerun is flaky: it keeps
+	the first message and counts as a pass only through the flaky list.
+	A case that passed first and fails now stays a failure. Kernel
+	reports of the first run are always kept.
+	"""
+	again_by = {(s.kind, s.name): s for s in again}
+	out = []
+	for s in first:
+		redo = again_by.get((s.kind, s.name))
+		if redo is None:
+			out.append(s)
+			continue
+		before = {c.name: c for c in s.cases}
+		merged = Suite(s.name, s.kind)
+		for c in redo.cases:
+			old = before.get(c.name)
+			if old is not None and old.status in BAD and c.status == Status.PASS:
+				c.flaky = True
+				c.message = f'flaky: {old.status.value} on the first run, ' \
+					    f'pass on the rerun:\n{old.message}'
+			elif old is not None and old.status == Status.PASS and c.status in BAD:
+				c.message = 'passed on the first run, ' \
+					    f'{c.status.value} on the rerun:\n{c.message}'
+			merged.cases.append(c)
+		merged.cases += [c for c in s.cases if c.name.startswith('<kernel report')]
+		merged.settle()
+		out.append(merged)
+	return out
+
+
+def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
+	   baseline: Optional[Dict[Key, str]], today: datetime.date,
+	   kernel: str = '', accel: str = '', fail_on_flaky: bool = False) -> Verdict:
+	v = Verdict(fail_on_flaky=fail_on_flaky)
 	passed = failed = skipped = 0
+	used: Dict[KnownIssue, List[Tuple[Key, Status, bool]]] = {}
 	for s in suites:
 		for c in s.cases:
-			name = f'{s.kind}:{s.name}:{c.name}'
+			key = (s.kind, s.name, c.name)
+			name = key_name(key)
+			for k in known:
+				if k.covers(key) and k.applies(kernel, accel):
+					used.setdefault(k, []).append((key, c.status, c.flaky))
 			if c.status == Status.PASS:
 				passed += 1
+				if c.flaky:
+					v.flaky.append(name)
+					v.marks[key] = 'flaky'
 				continue
 			if c.status == Status.SKIP:
 				skipped += 1
 				continue
-			issue = next((k for k in known if k.matches(s.kind, s.name, c.name)),
-				     None)
+			issue = accepting(known, key, c.status, kernel, accel)
 			if issue and today <= issue.until:
-				v.accepted.append(f'{name} ({issue.reason}; until {issue.until})')
+				v.accepted.append(f'{name} ({issue.label()})')
+				v.marks[key] = 'accepted'
 				continue
 			if issue:
 				v.expired.append(f'{name} ({issue.reason}; expired {issue.until})')
 			failed += 1
 			v.failures.append(name)
+	for k, seen in used.items():
+		if not k.intermittent and today <= k.until and \
+				all(st == Status.PASS and not flaky for _, st, flaky in seen):
+			v.fixed.append(f'{k.where} ({k.kind}:{k.suite}:{k.case}): '
+				       f'{", ".join(key_name(x) for x, _, _ in seen)} '
+				       f'now pass{"es" if len(seen) == 1 else ""} ({k.reason})')
 	v.counts = {'pass': passed, 'failed': failed, 'skip': skipped}
 	if baseline is not None:
-		old = _baseline(baseline)
-		new = _cases(suites)
-		for key in sorted(new.keys() | old.keys()):
-			name = ':'.join(key)
-			if key not in old:
-				v.appeared.append(f'{name} ({new[key]})')
-			elif key not in new:
-				v.vanished.append(f'{name} (was {old[key]})')
-			elif new[key] in [b.value for b in BAD] and \
-					old[key] not in [b.value for b in BAD]:
-				v.new_failures.append(f'{name} ({old[key]} -> {new[key]})')
-			elif new[key] == 'pass' and old[key] != 'pass':
-				v.new_passes.append(f'{name} ({old[key]} -> pass)')
+		_compare(v, baseline, _cases(suites))
 	return v
+
+
+def _compare(v: Verdict, old: Dict[Key, str], new: Dict[Key, str]) -> None:
+	bad = [b.value for b in BAD]
+	for key in sorted(new.keys() | old.keys()):
+		name = key_name(key)
+		if key not in old:
+			v.appeared.append(f'{name} ({new[key]})')
+		elif key not in new:
+			v.vanished.append(f'{name} (was {old[key]})')
+		elif new[key] in bad and old[key] not in bad:
+			if v.marks.get(key) != 'accepted':
+				v.new_failures.append(f'{name} ({old[key]} -> {new[key]})')
+		elif new[key] == 'pass' and old[key] != 'pass':
+			v.new_passes.append(f'{name} ({old[key]} -> pass)')

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 from . import bench, console, kconfig, proc
 from .model import KconformError, Suite
@@ -191,13 +191,26 @@ def probe(job: GuestJob, accel: Sequence[str], timeout: float) -> bool:
 	return any(UP_MARKER in l for l in r.lines)
 
 
+def installed_programs(installed: Path) -> List[str]:
+	"""The `target:program` entries run_kselftest.sh knows."""
+	f = installed / 'kselftest-list.txt'
+	return f.read_text().split() if f.exists() else []
+
+
 def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
-	 echo: bool = False) -> List[Suite]:
-	append = ' '.join([CMDLINE] + [s.cmdline for s in specs if s.cmdline])
-	r = proc.run(qemu_argv(job, accel, append), job.out / 'guest-console.log',
+	 echo: bool = False, run_list: Optional[Sequence[str]] = None,
+	 log_name: str = 'guest-console.log') -> List[Suite]:
+	"""One boot; run_list (`target` or `target:program` entries) limits
+	what run_kselftest.sh runs, and then no benchmark runs."""
+	parts = [CMDLINE] + [s.cmdline for s in specs if s.cmdline]
+	expected = targets(specs)
+	if run_list is not None:
+		parts.append('kconform.run=' + ','.join(run_list))
+		expected = sorted({e.split(':')[0] for e in run_list})
+	r = proc.run(qemu_argv(job, accel, ' '.join(parts)), job.out / log_name,
 		     job.timeout, echo=echo)
 	rest, sections = bench.split(r.lines)
-	return console.suites_from_console(rest, 'kselftest', targets(specs),
+	return console.suites_from_console(rest, 'kselftest', expected,
 					   r.timed_out, '<guest boot>') + \
-		bench.suites(sections, benches(specs), r.timed_out)
-
+		bench.suites(sections, benches(specs) if run_list is None else [],
+			     r.timed_out)

@@ -68,18 +68,21 @@ def build(job: KunitJob) -> None:
 	_validate(job)
 
 
-def execute(job: KunitJob, specs: Sequence[SuiteSpec],
-	    qemu_args: Sequence[str]) -> List[Suite]:
-	extra = [f'--timeout={job.timeout}', f'--json={job.out / "kunit.json"}']
+def execute(job: KunitJob, expected: Sequence[str], qemu_args: Sequence[str],
+	    filter_glob: str = '', tag: str = '') -> List[Suite]:
+	"""One boot of the KUnit kernel; filter_glob is kunit.filter_glob
+	(`suite.case` globs), tag names this boot's logs (reruns)."""
+	extra = [f'--timeout={job.timeout}', f'--json={job.out / f"kunit{tag}.json"}']
 	if qemu_args:
 		extra.append('--qemu_args=' + ' '.join(qemu_args))
-	r = proc.run(_tool(job, 'exec', *extra), job.out / 'kunit-tool.log',
+	if filter_glob:
+		extra.append(filter_glob)
+	r = proc.run(_tool(job, 'exec', *extra), job.out / f'kunit-tool{tag}.log',
 		     job.timeout + 120, cwd=job.tree)
 	timed_out = r.timed_out or any('timed out after' in l for l in r.lines)
 	log = job.build_dir / 'test.log'
 	raw = log.read_text(errors='replace').splitlines() if log.exists() else []
-	(job.out / 'kunit-console.log').write_text('\n'.join(raw) + '\n')
-	expected = [n for s in specs for n in s.kunit]
+	(job.out / f'kunit-console{tag}.log').write_text('\n'.join(raw) + '\n')
 	suites = console.suites_from_console(raw, 'kunit', expected, timed_out,
 					     '<kunit boot>')
 	if not raw:

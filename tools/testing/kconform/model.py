@@ -23,12 +23,17 @@ class KconformError(Exception):
 	"""A stage failed; the message names what and where, with evidence."""
 
 
+class InputError(KconformError):
+	"""A bad argument or input file, found before the first stage (exit 2)."""
+
+
 @dataclass
 class Case:
 	name: str
 	status: Status
 	message: str = ''
 	metrics: Dict[str, float] = field(default_factory=dict)	# benchmarks
+	flaky: bool = False		# bad on the first run, passed on the rerun
 
 
 @dataclass

@@ -7,7 +7,7 @@ import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .model import BAD, Case, Status, Suite
 
@@ -16,11 +16,12 @@ SCHEMA = 1
 
 @dataclass
 class RunReport:
-	kernel: Dict[str, str]
+	kernel: Dict[str, Any]
 	accel: str
 	suites: List[Suite] = field(default_factory=list)
 	stages: Dict[str, float] = field(default_factory=dict)
 	errors: List[str] = field(default_factory=list)
+	gate: Dict[str, Any] = field(default_factory=dict)	# gate.Verdict.to_json
 
 	def totals(self) -> Dict[str, int]:
 		t = {s.value: 0 for s in Status}
@@ -43,6 +44,7 @@ class RunReport:
 			'totals': self.totals(),
 			'stages': {k: round(v, 1) for k, v in self.stages.items()},
 			'errors': self.errors,
+			'gate': self.gate,
 		}
 
 
@@ -51,6 +53,8 @@ def _case(c: Case) -> Dict[str, Any]:
 			       'message': c.message}
 	if c.metrics:
 		out['metrics'] = c.metrics
+	if c.flaky:
+		out['flaky'] = True
 	return out
 
 
@@ -78,25 +82,35 @@ def write_junit(report: RunReport, path: Path) -> None:
 	ET.ElementTree(root).write(path, encoding='unicode', xml_declaration=True)
 
 
-def summary(report: RunReport) -> List[str]:
-	"""A table per suite, failures with the first lines of their message."""
+def summary(report: RunReport,
+	    marks: Optional[Mapping[Tuple[str, str, str], str]] = None) -> List[str]:
+	"""A table per suite, in the gate's words: a failure that a known issue
+	accepts reads `accepted`, a case that passed only on a rerun `flaky`;
+	failures come with the first lines of their message."""
+	marks = marks or {}
 	out = []
 	for s in report.suites:
-		counts = {st: sum(1 for c in s.cases if c.status == st) for st in Status}
-		out.append(f'== {s.kind} {s.name}: {s.status.value.upper()} '
-			   f'({counts[Status.PASS]} pass, {counts[Status.FAIL]} fail, '
-			   f'{counts[Status.SKIP]} skip, {counts[Status.CRASH]} crash, '
-			   f'{counts[Status.TIMEOUT]} timeout)')
+		words = [marks.get((s.kind, s.name, c.name), c.status.value)
+			 for c in s.cases]
+		counts = {w: words.count(w) for w in set(words)}
+		head = s.status.value.upper()
+		if 'accepted' in counts and not any(w in counts for w in
+						   ('fail', 'crash', 'timeout')):
+			head = 'ACCEPTED'
+		parts = [f'{counts.get(w, 0)} {w}' for w in
+			 ('pass', 'fail', 'skip', 'crash', 'timeout')]
+		parts += [f'{counts[w]} {w}' for w in ('accepted', 'flaky') if w in counts]
+		out.append(f'== {s.kind} {s.name}: {head} ({", ".join(parts)})')
 		width = max((len(c.name) for c in s.cases), default=10)
-		for c in s.cases:
-			line = f'   {c.name:<{width}}  {c.status.value}'
+		for c, word in zip(s.cases, words):
+			line = f'   {c.name:<{width}}  {word}'
 			if c.metrics:
 				line += '  ' + ' '.join(f'{k}={v:g}' for k, v in
 							c.metrics.items())
-			if c.status != Status.PASS and c.message:
+			if word != 'pass' and c.message:
 				first = c.message.strip().split('\n')
 				line += '  ' + first[0][:150]
-				for more in first[1:6] if c.status in BAD else []:
+				for more in first[1:6] if word in ('fail', 'crash', 'timeout') else []:
 					line += '\n   ' + ' ' * width + '    ' + more[:150]
 			out.append(line)
 	for e in report.errors:

@@ -12,12 +12,15 @@ kselftests, as benchmarks (see bench.py).
 
 from __future__ import annotations
 
+import fnmatch
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
-from .model import KconformError
+from .model import InputError, KconformError, Suite
+
+KINDS = ('kunit', 'kselftest')
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,99 @@ def select(specs: Sequence[SuiteSpec], names: Sequence[str]) -> List[SuiteSpec]:
 	known = {s.name: s for s in specs}
 	unknown = [n for n in names if n not in known]
 	if unknown:
-		raise KconformError(f'unknown suite(s) {", ".join(unknown)}; '
-				    f'known: {", ".join(known)}')
+		raise InputError(f'--suite {", ".join(unknown)}: unknown suite(s); '
+				 f'known: {", ".join(known)}')
 	return [known[n] for n in names]
+
+
+def _split(glob: str) -> Tuple[str, str]:
+	"""--case SUITE.CASE, as kunit.filter_glob: the first dot splits."""
+	suite, dot, case = glob.partition('.')
+	return suite, case if dot else '*'
+
+
+@dataclass(frozen=True)
+class Selection:
+	"""What --suite, --kind and --case ask for.
+
+	A --case glob is `SUITE.CASE` as for kunit.filter_glob: SUITE globs a
+	KUnit suite or a kselftest target, CASE a case name as results.json
+	spells it (a kselftest case is `program/fixture[.variant].test`).
+	The runner's own `<...>` cases are kept whatever the globs say.
+	"""
+	specs: Tuple[SuiteSpec, ...]
+	kinds: Tuple[str, ...]
+	cases: Tuple[str, ...] = ()
+
+	def _names(self, kind: str) -> List[str]:
+		if kind == 'kunit':
+			return [n for s in self.specs for n in s.kunit]
+		if kind == 'bench':
+			return [s.name for s in self.specs if s.bench]
+		return [s.kselftest for s in self.specs if s.kselftest]
+
+	def wants(self, kind: str, suite: str, case: str) -> bool:
+		if (kind if kind != 'bench' else 'kselftest') not in self.kinds:
+			return False
+		if suite not in self._names(kind) and not suite.startswith('<'):
+			return False
+		if not self.cases or case.startswith('<'):
+			return True
+		return any(fnmatch.fnmatchcase(suite, sg) and fnmatch.fnmatchcase(case, cg)
+			   for sg, cg in map(_split, self.cases))
+
+	def only(self, suites: Sequence[Suite]) -> List[Suite]:
+		"""The suites with only the cases asked for (6.1's harness has no
+		test filter, so a selected program may report more)."""
+		if not self.cases:
+			return list(suites)
+		out = []
+		for s in suites:
+			s.cases = [c for c in s.cases if self.wants(s.kind, s.name, c.name)]
+			if s.cases:
+				s.settle()
+				out.append(s)
+		return out
+
+	def expected(self, kind: str) -> List[str]:
+		names = self._names(kind)
+		if not self.cases:
+			return names
+		return [n for n in names
+			if any(fnmatch.fnmatchcase(n, _split(g)[0]) for g in self.cases)]
+
+	def kunit_globs(self, names: Sequence[str]) -> List[str]:
+		"""kunit.filter_glob values, one boot each ('' = every suite)."""
+		if not self.cases:
+			return ['']
+		return [g for g in self.cases
+			if any(fnmatch.fnmatchcase(n, _split(g)[0]) for n in names)]
+
+	def kselftest_programs(self, installed: Sequence[str]) -> Optional[List[str]]:
+		"""run_kselftest.sh `-t target:program` entries, None = all."""
+		if not self.cases:
+			return None
+		out = []
+		for entry in installed:
+			target, _, prog = entry.partition(':')
+			for sg, cg in map(_split, self.cases):
+				pg = cg.split('/', 1)[0] if '/' in cg else '*'
+				if fnmatch.fnmatchcase(target, sg) and \
+						fnmatch.fnmatchcase(prog, pg):
+					out.append(entry)
+					break
+		return out
+
+
+def selection(registry: Sequence[SuiteSpec], names: Sequence[str],
+	      kinds: Sequence[str], cases: Sequence[str]) -> Selection:
+	specs = select(registry, names)
+	chosen = tuple(kinds) or KINDS
+	sel = Selection(tuple(specs), chosen, tuple(cases))
+	for glob in cases:
+		sg = _split(glob)[0]
+		if not any(fnmatch.fnmatchcase(n, sg) for k in chosen
+			   for n in sel._names(k)):
+			raise InputError(f'--case {glob}: its suite part {sg!r} matches '
+					 f'no selected suite')
+	return sel

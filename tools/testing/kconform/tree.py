@@ -92,6 +92,10 @@ def user_source(cache: Path, path: Path) -> Source:
 	return Source(f'tree:{path}', path, cache / 'work' / f'tree-{tag}')
 
 
+def sha256(path: Path) -> str:
+	return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def series_digest(layout: Layout, src: Source) -> str:
 	"""Content hash of everything the patched tree is made from."""
 	h = hashlib.sha256()

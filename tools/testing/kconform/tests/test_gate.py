@@ -56,8 +56,8 @@ class GateTest(unittest.TestCase):
 
 	def test_known_issue_needs_a_date(self) -> None:
 		f = self.tmp / 'bad.toml'
-		f.write_text('[[issue]]\nsuite = "x"\nreason = "r"\n')
-		with self.assertRaisesRegex(KconformError, 'lacks'):
+		f.write_text('[[issue]]\nsuite = "x"\ncase = "y"\nreason = "r"\n')
+		with self.assertRaisesRegex(KconformError, 'lacks until'):
 			gate.load_known(f)
 
 	def test_baseline_diff(self) -> None:
@@ -67,7 +67,7 @@ class GateTest(unittest.TestCase):
 							   Case('gone', Status.PASS)])]
 		path = self.tmp / 'base.json'
 		report.write_json(old, path)
-		v = gate.decide(sample(), [], path, TODAY)
+		v = gate.decide(sample(), [], gate.load_baseline(path), TODAY)
 		self.assertEqual(v.new_failures, ['kunit:tcp_ehash:fallback (pass -> fail)'])
 		self.assertEqual(v.new_passes, ['kunit:tcp_ehash:roundup (fail -> pass)'])
 		self.assertEqual(v.vanished, ['kunit:tcp_ehash:gone (was pass)'])
@@ -77,7 +77,7 @@ class GateTest(unittest.TestCase):
 		path = self.tmp / 'junk.json'
 		path.write_text('{"suites": 3}')
 		with self.assertRaisesRegex(KconformError, 'not a results.json'):
-			gate.decide(sample(), [], path, TODAY)
+			gate.load_baseline(path)
 
 
 class ReportTest(unittest.TestCase):
