@@ -55,7 +55,7 @@ def convert(rep: RunReport) -> Dict[str, Any]:
 		checkout['patchset_hash'] = digest
 	kinds = {('kselftest' if s.kind == 'bench' else s.kind) for s in rep.suites}
 	builds = []
-	for kind in sorted(kinds & set(BUILDS)):
+	for kind in [k for k in BUILDS if k in kinds]:
 		name, compiler, stage, _ = BUILDS[kind]
 		build: Dict[str, Any] = {
 			'id': f'{ORIGIN}:{ident}-{name}', 'origin': ORIGIN,

@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The command line on recorded inputs, no kernel: bad arguments, parse,
+the baseline in --out, --list and --case, KCIDB (issue 12, items 1, 7,
+10, 16, 18, 19)."""
+
+import contextlib
+import io
+import json
+import re
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any, Dict, List, Set, Tuple
+
+from kconform import cli, kcidb, report, suites
+from kconform.model import Case, Status, Suite
+
+DATA = Path(__file__).parent / 'test_data'
+GATE = DATA / 'gate'
+NO_KNOWN = ['--known-issues', str(GATE / 'known_none.toml')]
+
+
+def main(*argv: str) -> Tuple[int, str, str]:
+	out, err = io.StringIO(), io.StringIO()
+	with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+		rc = cli.main(list(argv))
+	return rc, out.getvalue(), err.getvalue()
+
+
+class BadInputTest(unittest.TestCase):
+	"""Item 7: every input is checked before the first stage; exit 2 and
+	one line naming the input."""
+
+	def setUp(self) -> None:
+		self.tmp = Path(tempfile.mkdtemp())
+
+	def check(self, args: List[str], words: str) -> None:
+		rc, out, err = main('run', '--out', str(self.tmp / 'out'), *args)
+		self.assertEqual(rc, 2, out + err)
+		self.assertEqual(len(err.strip().splitlines()), 1, err)
+		self.assertRegex(err, words)
+		self.assertNotIn('kconform: extract', out)	# no stage started
+
+	def test_each_bad_input_is_named(self) -> None:
+		afile = self.tmp / 'afile'
+		afile.write_text('x')
+		for args, words in (
+				(['--patch', '/nonexistent'], r'--patch /nonexistent: no such file'),
+				(['--patch', str(self.tmp)], r'--patch .*: not a regular file'),
+				(['--known-issues', str(GATE / 'known_datetime.toml')],
+				 r'until = .* is not a TOML date'),
+				(['--known-issues', str(GATE / 'known_single_table.toml')],
+				 r'single table'),
+				(['--known-issues', str(GATE / 'known_suite_int.toml')],
+				 r'suite = 5'),
+				(['--known-issues', str(GATE / 'known_latin1.toml')], r'not UTF-8'),
+				(['--known-issues', str(self.tmp)], r'not a regular file'),
+				(['--known-issues', str(self.tmp / 'nope.toml')], r'no such file'),
+				(['--baseline', str(GATE / 'known_scoped.toml')],
+				 r'--baseline .*: not a results.json'),
+				(['--suite', 'nope'], r'--suite nope: unknown suite'),
+				(['--case', 'nope.*'], r"--case nope.\*: .* matches no selected suite"),
+				(['--retries', '-1'], r'--retries -1'),
+				(['--tree', str(afile)], r'--tree .*: not a folder')):
+			with self.subTest(args):
+				self.check(args, words)
+
+	def test_out_under_a_regular_file(self) -> None:
+		afile = self.tmp / 'afile'
+		afile.write_text('x')
+		rc, out, err = main('run', '--out', str(afile / 'results'))
+		self.assertEqual(rc, 2)
+		self.assertRegex(err, r'--out .*afile/results: .*afile is not a folder')
+
+
+class ParseTest(unittest.TestCase):
+	"""Items 19 and 1: a saved console through the same parser and gate;
+	a baseline inside --out is read before this run overwrites it."""
+
+	def setUp(self) -> None:
+		self.out = Path(tempfile.mkdtemp()) / 'results'
+
+	def parse(self, log: str, *extra: str) -> Tuple[int, str, str]:
+		return main('parse', '--kind', 'kselftest', '--out', str(self.out),
+			    *NO_KNOWN, *extra, str(GATE / log))
+
+	def test_passing_log_then_regression_against_itself(self) -> None:
+		rc, out, _ = self.parse('kselftest_run1.log')
+		self.assertEqual(rc, 0, out)
+		self.assertEqual(out.strip().splitlines()[-1], '3 passed, 0 failed, 0 skipped')
+		data = json.loads((self.out / 'results.json').read_text())
+		self.assertEqual(data['kernel']['source'],
+				 f'console log {GATE / "kselftest_run1.log"}')
+		baseline = str(self.out / 'results.json')
+		rc, out, _ = self.parse('kselftest_run2.log', '--baseline', baseline)
+		self.assertEqual(rc, 1)
+		self.assertIn('gate: new failure: kselftest:tcp_ehash:'
+			      'tcp_ehash_test/global.fallback (pass -> fail)', out)
+		self.assertIn('gate: vanished: kselftest:tcp_ehash:'
+			      'tcp_ehash_test/global.racy (was pass)', out)
+		self.assertTrue((self.out / 'junit.xml').exists())
+		self.assertTrue((self.out / 'summary.txt').read_text().endswith(
+			'1 passed, 1 failed, 0 skipped\n'))
+
+	def test_kernel_report_fails(self) -> None:
+		rc, out, _ = self.parse('kselftest_kasan_panic.log')
+		self.assertEqual(rc, 1)
+		self.assertIn('BUG: KASAN: slab-out-of-bounds', out)
+
+	def test_kunit_log_and_case_selection(self) -> None:
+		rc, out, _ = main('parse', '--kind', 'kunit', '--out', str(self.out),
+				  *NO_KNOWN, '--case', 'tcp_ehash.*roundup*',
+				  str(DATA / 'kunit_pass.log'))
+		self.assertEqual(rc, 0, out)
+		names = [c['name'] for s in json.loads(
+			(self.out / 'results.json').read_text())['suites'] for c in s['cases']]
+		self.assertEqual(names, ['tcp_ehash_test_roundup/1 -> 1',
+					 'tcp_ehash_test_roundup/3 -> 4',
+					 'tcp_ehash_test_roundup/100 -> 128'])
+
+
+class FailedSuitesTest(unittest.TestCase):
+
+	def test_patch_failure_names_only_real_suites_of_the_kinds_asked(self) -> None:
+		# Item 10: suites without a kselftest target became suites named ''.
+		registry = suites.load(cli.REPO)
+		both = cli._failed(registry, ['kunit', 'kselftest'], 'patch 0001 does not apply')
+		self.assertNotIn('', [s.name for s in both])
+		self.assertIn(('kselftest', 'statx_dioalign'), [(s.kind, s.name) for s in both])
+		only = cli._failed(registry, ['kunit'], 'x')
+		self.assertEqual({s.kind for s in only}, {'kunit'})
+
+
+class ListTest(unittest.TestCase):
+	"""Item 16: --list without a build; --case as kunit.filter_glob."""
+
+	def test_list_names_cases_as_results_json_does(self) -> None:
+		rc, out, _ = main('run', '--list', *NO_KNOWN,
+				  '--out', tempfile.mkdtemp())
+		self.assertEqual(rc, 0)
+		lines = out.splitlines()
+		self.assertIn('kselftest:statx_dioalign:statx_dioalign_test/'
+			      'bdev.lbs_512.values_are_the_queue_limits', lines)
+		self.assertIn('kselftest:statx_dioalign:statx_dioalign_test/'
+			      'global.bdev_node_without_disk_has_no_dioalign', lines)
+		self.assertIn('kselftest:bpf_user_ringbuf:user_ringbuf_test/'
+			      'urb.blocking_forever_partial_space', lines)
+		self.assertIn('bench:bpf_user_ringbuf:*', lines)
+		self.assertTrue(any(l.startswith('kunit:tcp_ehash:') for l in lines))
+		self.assertFalse(any('kconform:' in l for l in lines))
+
+	def test_list_with_case_glob(self) -> None:
+		rc, out, _ = main('run', '--list', *NO_KNOWN, '--out', tempfile.mkdtemp(),
+				  '--case', 'statx_dioalign.*bdev.lbs_4096.*')
+		self.assertEqual(rc, 0)
+		lines = out.splitlines()
+		self.assertEqual(len(lines), 5, lines)
+		self.assertTrue(all('bdev.lbs_4096.' in l for l in lines))
+
+	def test_selection(self) -> None:
+		registry = suites.load(cli.REPO)
+		sel = suites.selection(registry, [], [],
+				       ['tcp_ehash.*roundup*', 'statx_dioalign.statx_dioalign_test/fs.*'])
+		self.assertEqual(sel.kunit_globs(['tcp_ehash', 'thermal_of']),
+				 ['tcp_ehash.*roundup*'])
+		self.assertEqual(sel.kselftest_programs(
+			['tcp_ehash:tcp_ehash_test', 'rust_samples:rust_samples_test',
+			 'statx_dioalign:statx_dioalign_test']),
+			# tcp_ehash is a KUnit suite and a kselftest target: '*roundup*'
+			# may match its program's cases too, so the program runs.
+			['tcp_ehash:tcp_ehash_test', 'statx_dioalign:statx_dioalign_test'])
+		self.assertIsNone(suites.selection(registry, [], [], []).kselftest_programs([]))
+		self.assertTrue(sel.wants('kselftest', 'statx_dioalign', '<suite>'))
+		self.assertFalse(sel.wants('kselftest', 'statx_dioalign',
+					   'statx_dioalign_test/bdev.x'))
+
+
+# KCIDB v5.0 (kcidb-io's schema v05_00): required fields, allowed fields,
+# patterns and statuses of the objects we write.
+SCHEMA: Dict[str, Tuple[Set[str], Set[str]]] = {
+	'checkouts': ({'id', 'origin'},
+		      {'id', 'origin', 'tree_name', 'git_repository_url', 'git_commit_hash',
+		       'git_commit_name', 'git_repository_branch', 'patchset_files',
+		       'patchset_hash', 'message_id', 'comment', 'start_time', 'log_url',
+		       'log_excerpt', 'valid', 'misc'}),
+	'builds': ({'checkout_id', 'id', 'origin'},
+		   {'checkout_id', 'id', 'origin', 'comment', 'start_time', 'duration',
+		    'architecture', 'command', 'compiler', 'input_files', 'output_files',
+		    'config_name', 'config_url', 'log_url', 'log_excerpt', 'status', 'misc'}),
+	'tests': ({'build_id', 'id', 'origin'},
+		  {'build_id', 'id', 'origin', 'environment', 'path', 'comment', 'log_url',
+		   'log_excerpt', 'status', 'number', 'waived', 'start_time', 'duration',
+		   'output_files', 'misc'}),
+}
+ID = re.compile(r'^[a-z0-9_]+:.*$')
+PATH = re.compile(r'^([a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*)?$')
+STATUSES = {'FAIL', 'ERROR', 'MISS', 'PASS', 'DONE', 'SKIP'}
+
+
+class KcidbTest(unittest.TestCase):
+	"""Item 18."""
+
+	def validate(self, data: Dict[str, Any]) -> None:
+		self.assertEqual(data['version'], {'major': 5, 'minor': 0})
+		for table, (required, allowed) in SCHEMA.items():
+			for obj in data[table]:
+				self.assertLessEqual(required, obj.keys(), obj)
+				self.assertLessEqual(obj.keys(), allowed, obj)
+				self.assertNotIn(None, obj.values())
+				for k in ('id', 'checkout_id', 'build_id'):
+					if k in obj:
+						self.assertRegex(obj[k], ID)
+				if 'status' in obj:
+					self.assertIn(obj['status'], STATUSES)
+				if 'path' in obj:
+					self.assertRegex(obj['path'], PATH)
+				self.assertLessEqual(len(obj.get('log_excerpt', '')), 16384)
+		ids = [t['id'] for t in data['tests']]
+		self.assertEqual(len(ids), len(set(ids)))
+
+	def test_run_as_kcidb(self) -> None:
+		ku = Suite('tcp_ehash', 'kunit', [Case('tcp_ehash_test_roundup/3 -> 4', Status.PASS),
+						  Case('<kernel report>', Status.CRASH, 'BUG: x' * 5000)])
+		ks = Suite('tcp_ehash', 'kselftest', [Case('t/global.slow', Status.TIMEOUT, 'late'),
+						      Case('t/global.fl', Status.PASS, 'flaky', flaky=True)])
+		be = Suite('bpf_user_ringbuf', 'bench', [Case('u2k 8 B', Status.PASS, '',
+							     {'samples_per_s': 5.1e6, 'mb_per_s': 41.1})])
+		rep = report.RunReport({'source': 'linux-source-6.1', 'version': '6.1.192',
+					'series_sha256': 'ab' * 32}, 'tcg', [ku, ks, be],
+				       {'build-kunit': 70.0, 'build-guest': 500.0})
+		rep.gate = {'accepted': ['kselftest:tcp_ehash:t/global.slow (r; until 2027-01-01)']}
+		data = kcidb.convert(rep)
+		self.validate(data)
+		self.assertEqual(data['checkouts'][0]['patchset_hash'], 'ab' * 32)
+		self.assertEqual([b['config_name'] for b in data['builds']], ['kunit', 'guest'])
+		by_path = {t['path']: t for t in data['tests']}
+		self.assertEqual(by_path['kunit.tcp_ehash.tcp_ehash_test_roundup.3_-__4']['status'],
+				 'PASS')
+		self.assertEqual(by_path['kunit.tcp_ehash._kernel_report_']['status'], 'ERROR')
+		slow = by_path['kselftest.tcp_ehash.t.global.slow']
+		self.assertEqual((slow['status'], slow['waived']), ('ERROR', True))
+		self.assertEqual(by_path['kselftest.tcp_ehash.t.global.fl']['misc'], {'flaky': True})
+		done = by_path['bench.bpf_user_ringbuf.u2k_8_B.samples_per_s']
+		self.assertEqual((done['status'], done['number']), ('DONE', {'value': 5.1e6}))
+		self.assertTrue(done['build_id'].endswith('-guest'))
+
+
+if __name__ == '__main__':
+	unittest.main()
