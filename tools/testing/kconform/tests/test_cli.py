@@ -12,7 +12,9 @@ import unittest
 from pathlib import Path
 from typing import Any, Dict, List, Set, Tuple
 
-from kconform import cli, kcidb, report, suites
+from unittest import mock
+
+from kconform import cli, deps, kcidb, report, suites
 from kconform.model import Case, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
@@ -117,6 +119,30 @@ class ParseTest(unittest.TestCase):
 		self.assertEqual(names, ['tcp_ehash_test_roundup/1 -> 1',
 					 'tcp_ehash_test_roundup/3 -> 4',
 					 'tcp_ehash_test_roundup/100 -> 128'])
+
+
+class LaterStageFailureTest(unittest.TestCase):
+	"""Item 6: whatever ends a run, the results that exist are written."""
+
+	def test_results_survive_an_exception_in_a_stage(self) -> None:
+		out = Path(tempfile.mkdtemp())
+
+		def broken(args: Any, inputs: Any, registry: Any, rep: Any,
+			   results: List[Suite], st: Any) -> None:
+			results.append(Suite('tcp_ehash', 'kunit', [Case('a', Status.PASS)]))
+			raise RecursionError('maximum recursion depth exceeded')
+
+		with mock.patch.object(cli, '_run', broken), \
+				mock.patch.object(deps, 'ensure', lambda packages: None):
+			rc, _, err = main('run', '--out', str(out), *NO_KNOWN)
+		self.assertEqual(rc, 1)
+		self.assertIn('RecursionError', err)
+		data = json.loads((out / 'results.json').read_text())
+		self.assertEqual(data['suites'][0]['cases'][0]['name'], 'a')
+		self.assertIn('RecursionError: maximum recursion depth exceeded',
+			      data['errors'][0])
+		self.assertTrue((out / 'junit.xml').exists())
+		self.assertIn('error: RecursionError', (out / 'summary.txt').read_text())
 
 
 class FailedSuitesTest(unittest.TestCase):
