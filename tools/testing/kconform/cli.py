@@ -138,17 +138,41 @@ def _failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
 	return out
 
 
+def _probe_key(job: guest.GuestJob) -> str:
+	"""What a probe's verdict depends on: host boot, QEMU, guest image."""
+	boot = Path('/proc/sys/kernel/random/boot_id')
+	try:
+		qemu = proc.run(['qemu-system-x86_64', '--version'],
+				job.out / 'qemu-version.log', 30).lines[:1]
+	except KconformError:
+		qemu = []
+	return '\n'.join([boot.read_text().strip() if boot.exists() else '?',
+			  ''.join(qemu).strip(), tree.sha256(job.image)])
+
+
 def _probe(job: guest.GuestJob, wanted: str, st: Stages) -> str:
+	"""auto: KVM if /dev/kvm works and a probe boot reaches userspace.
+	The verdict is cached per host boot, QEMU version and guest image;
+	--accel kvm|tcg bypasses it."""
 	if wanted != 'auto':
 		return wanted
 	if not os.access('/dev/kvm', os.R_OK | os.W_OK):
 		print('kconform: accel: /dev/kvm is not usable, using TCG', flush=True)
 		return 'tcg'
+	key = _probe_key(job)
+	cached = cache_dir() / 'accel-probe'
+	if cached.exists() and cached.read_text().startswith(key + '\n'):
+		accel = cached.read_text().split('\n')[-1]
+		print(f'kconform: accel: {accel} (probe cached for this host boot, '
+		      'QEMU and image; --accel bypasses)', flush=True)
+		return accel
 	with st.stage('probe', f'KVM boot probe ({PROBE_TIMEOUT:.0f} s at most)'):
 		ok = guest.probe(job, ACCEL_ARGS['kvm'], PROBE_TIMEOUT)
 	print(f'kconform: accel: {"KVM reached userspace" if ok else "KVM did not reach userspace, using TCG"}',
 	      flush=True)
-	return 'kvm' if ok else 'tcg'
+	accel = 'kvm' if ok else 'tcg'
+	cached.write_text(f'{key}\n{accel}')
+	return accel
 
 
 def _describe(e: BaseException) -> str:
@@ -227,7 +251,10 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	if ku_specs:
 		try:
 			with st.stage('configure-kunit', 'kunit.py config'):
-				kunitrun.configure(kjob, ku_specs)
+				# Every present suite's fragment, whatever --suite says:
+				# the selection is made at boot (kunit.filter_glob).
+				kunitrun.configure(kjob, [s for s in registry if s.kunit
+							  and not lacking[s.name]])
 			with st.stage('build-kunit', 'KUnit kernel (log: kunit-build.log)'):
 				kunitrun.build(kjob)
 			ku_ok = True
@@ -296,7 +323,8 @@ def _kunit(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
 	"""One boot per --case glob (kunit.filter_glob takes one), or one."""
 	out: List[Suite] = []
 	names = [n for s in specs for n in s.kunit if only is None or n in only]
-	globs = sel.kunit_globs(names)
+	globs = sel.kunit_globs(names, everything=only is None and
+				len(sel.specs) == len(suites.load(REPO)))
 	for n, glob in enumerate(globs):
 		expected = [s for s in names if fnmatch.fnmatchcase(s, glob.split('.')[0])]
 		got = kunitrun.execute(job, expected, accel, filter_glob=glob,

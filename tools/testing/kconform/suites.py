@@ -131,10 +131,12 @@ class Selection:
 		return [n for n in names
 			if any(fnmatch.fnmatchcase(n, _split(g)[0]) for g in self.cases)]
 
-	def kunit_globs(self, names: Sequence[str]) -> List[str]:
-		"""kunit.filter_glob values, one boot each ('' = every suite)."""
+	def kunit_globs(self, names: Sequence[str], everything: bool) -> List[str]:
+		"""kunit.filter_glob values, one boot each ('' = every suite the
+		kernel has). The KUnit kernel holds every suite, so a --suite
+		selection is made here, at boot, not in its configuration."""
 		if not self.cases:
-			return ['']
+			return [''] if everything else list(names)
 		return [g for g in self.cases
 			if any(fnmatch.fnmatchcase(n, _split(g)[0]) for n in names)]
 

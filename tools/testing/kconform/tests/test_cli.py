@@ -187,8 +187,12 @@ class ListTest(unittest.TestCase):
 		registry = suites.load(cli.REPO)
 		sel = suites.selection(registry, [], [],
 				       ['tcp_ehash.*roundup*', 'statx_dioalign.statx_dioalign_test/fs.*'])
-		self.assertEqual(sel.kunit_globs(['tcp_ehash', 'thermal_of']),
+		self.assertEqual(sel.kunit_globs(['tcp_ehash', 'thermal_of'], False),
 				 ['tcp_ehash.*roundup*'])
+		suite_only = suites.selection(registry, ['tcp_ehash', 'thermal_of'], [], [])
+		self.assertEqual(suite_only.kunit_globs(['tcp_ehash', 'thermal_of'], False),
+				 ['tcp_ehash', 'thermal_of'])
+		self.assertEqual(suite_only.kunit_globs(['tcp_ehash'], True), [''])
 		self.assertEqual(sel.kselftest_programs(
 			['tcp_ehash:tcp_ehash_test', 'rust_samples:rust_samples_test',
 			 'statx_dioalign:statx_dioalign_test']),
