@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (bench, console, deps, export, gate, guest, kcidb, kunitrun,
-	       listing, proc, report, suites, tree)
+from . import (bench, console, deps, export, fixes, gate, guest, kcidb,
+	       kunitrun, listing, proc, report, suites, tree)
 from .model import InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -105,6 +105,10 @@ def check_inputs(args: argparse.Namespace,
 	tree_arg = getattr(args, 'tree', None)
 	if tree_arg and not Path(tree_arg).is_dir():
 		raise InputError(f'--tree {tree_arg}: not a folder')
+	if getattr(args, 'prove_fixes', False) and not args.baseline:
+		raise InputError('--prove-fixes needs --baseline: the run with the fixes')
+	if getattr(args, 'prove_fixes', False) and args.fixes == 'apply':
+		raise InputError('--prove-fixes omits the fixes; --fixes apply contradicts it')
 	if getattr(args, 'retries', 0) < 0:
 		raise InputError(f'--retries {args.retries}: must be 0 or more')
 	selection = suites.selection(registry, args.suite or [], args.kind or [],
@@ -198,7 +202,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 				       'version': '?', 'series_sha256': '',
 				       'extra_patches': [
 					       {'name': p.name, 'sha256': tree.sha256(p)}
-					       for p in inputs.extras]},
+					       for p in inputs.extras],
+				       'fixes': _fixes_mode(args)},
 			       accel='tcg')
 	results: List[Suite] = []
 	try:
@@ -207,6 +212,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 		rep.errors.append(_describe(e))
 		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
 	return _finish(rep, results, st, inputs, args)
+
+
+def _fixes_mode(args: argparse.Namespace) -> str:
+	"""apply or omit the series' fixes: a user's tree is tested as it is."""
+	if getattr(args, 'fixes', None):
+		return str(args.fixes)
+	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None):
+		return 'omit'
+	return 'apply'
 
 
 def _run(args: argparse.Namespace, inputs: Inputs,
@@ -218,9 +232,12 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	kinds = sel.kinds
 	src = _source(args, inputs.out, inputs.extras, st)
 	rep.kernel['source'] = src.name
+	layout = tree.Layout(REPO)
+	if rep.kernel['fixes'] == 'omit':
+		src.omit = tuple(f.patch for f in fixes.load(layout.patches, layout.series()))
 	try:
 		with st.stage('patch', f'series + overlays onto {src.name}'):
-			digest, changed = tree.derive(tree.Layout(REPO), src, inputs.out)
+			digest, changed = tree.derive(layout, src, inputs.out)
 			print(f'kconform: patch: {"re-derived" if changed else "unchanged"}'
 			      f' (series {digest[:12]})', flush=True)
 	except KconformError as e:
@@ -347,16 +364,25 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	baseline = inputs.baseline
 	if baseline is not None:
 		baseline = {k: v for k, v in baseline.items() if inputs.selection.wants(*k)}
+	layout = tree.Layout(REPO)
+	fix_list = fixes.load(layout.patches, layout.series())
+	applied = rep.kernel.get('fixes', 'apply') == 'apply'
+	rep.fixes = fixes.verdicts(fix_list, results, applied)
 	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
 			      rep.kernel.get('version', '?'), rep.accel,
-			      getattr(args, 'fail_on_flaky', False))
+			      getattr(args, 'fail_on_flaky', False),
+			      fixes.findings(fix_list, results, applied))
+	if getattr(args, 'prove_fixes', False):
+		verdict.problems += fixes.proof(rep.fixes, verdict.new_failures +
+						verdict.new_passes + verdict.appeared +
+						verdict.vanished)
 	rep.gate = verdict.to_json()
 	out = inputs.out
 	report.write_json(rep, out / 'results.json')
 	report.write_junit(rep, out / 'junit.xml')
 	if getattr(args, 'kcidb', None):
 		kcidb.write(rep, Path(args.kcidb))
-	table = report.summary(rep, verdict.marks)
+	table = report.summary(rep, verdict.marks) + fixes.lines(rep.fixes)
 	for line in table:
 		print(line)
 	print(f'kconform: results in {out} (results.json, junit.xml, logs)')
@@ -376,7 +402,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
 	expected = inputs.selection.expected(args.kind[0]) if args.suite else []
 	rep = report.RunReport(kernel={'source': f'console log {args.log}',
 				       'version': console.kernel_version(raw),
-				       'series_sha256': ''}, accel=args.accel)
+				       'series_sha256': '',
+				       'fixes': args.fixes or 'apply'}, accel=args.accel)
 	results: List[Suite] = []
 	st = Stages()
 	try:
@@ -476,12 +503,19 @@ def parser() -> argparse.ArgumentParser:
 				help='a case that passed only on a rerun fails the gate')
 		sp.add_argument('--kcidb', metavar='FILE',
 				help='also write the run as KCIDB v5 JSON')
+		sp.add_argument('--fixes', choices=['apply', 'omit'],
+				help="the series' bug fixes (patches/fixes.toml): apply "
+				     '(default for linux-source-6.1) or omit them and '
+				     'report which bugs the tree carries (default for --tree)')
 
 	run = sub.add_parser('run', help='build, boot, run every suite, report, gate')
 	source_opts(run)
 	gate_opts(run)
 	run.add_argument('--kind', action='append', choices=['kunit', 'kselftest'],
 			 help='run only this kind of test (repeatable)')
+	run.add_argument('--prove-fixes', action='store_true',
+			 help='omit the fixes and fail unless every fix\'s guards '
+			      'fail and no other case differs from --baseline')
 	run.add_argument('--list', action='store_true',
 			 help='print every suite and case the run would report, build nothing')
 	run.add_argument('--retries', type=int, default=1, metavar='N',

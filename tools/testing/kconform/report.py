@@ -22,6 +22,7 @@ class RunReport:
 	stages: Dict[str, float] = field(default_factory=dict)
 	errors: List[str] = field(default_factory=list)
 	gate: Dict[str, Any] = field(default_factory=dict)	# gate.Verdict.to_json
+	fixes: List[Dict[str, Any]] = field(default_factory=list)	# fixes.verdicts
 
 	def totals(self) -> Dict[str, int]:
 		t = {s.value: 0 for s in Status}
@@ -45,6 +46,7 @@ class RunReport:
 			'stages': {k: round(v, 1) for k, v in self.stages.items()},
 			'errors': self.errors,
 			'gate': self.gate,
+			'fixes': self.fixes,
 		}
 
 
@@ -94,12 +96,15 @@ def summary(report: RunReport,
 			 for c in s.cases]
 		counts = {w: words.count(w) for w in set(words)}
 		head = s.status.value.upper()
-		if 'accepted' in counts and not any(w in counts for w in
-						   ('fail', 'crash', 'timeout')):
-			head = 'ACCEPTED'
+		if not any(w in counts for w in ('fail', 'crash', 'timeout')):
+			if 'carries the bug' in counts:
+				head = 'CARRIES A FIXED BUG'
+			elif 'accepted' in counts:
+				head = 'ACCEPTED'
 		parts = [f'{counts.get(w, 0)} {w}' for w in
 			 ('pass', 'fail', 'skip', 'crash', 'timeout')]
-		parts += [f'{counts[w]} {w}' for w in ('accepted', 'flaky') if w in counts]
+		parts += [f'{counts[w]} {w}' for w in ('accepted', 'flaky', 'carries the bug')
+			  if w in counts]
 		out.append(f'== {s.kind} {s.name}: {head} ({", ".join(parts)})')
 		width = max((len(c.name) for c in s.cases), default=10)
 		for c, word in zip(s.cases, words):
@@ -110,7 +115,8 @@ def summary(report: RunReport,
 			if word != 'pass' and c.message:
 				first = c.message.strip().split('\n')
 				line += '  ' + first[0][:150]
-				for more in first[1:6] if word in ('fail', 'crash', 'timeout') else []:
+				for more in first[1:6] if word in ('fail', 'crash', 'timeout',
+								   'carries the bug') else []:
 					line += '\n   ' + ' ' * width + '    ' + more[:150]
 			out.append(line)
 	for e in report.errors:

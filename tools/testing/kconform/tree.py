@@ -58,6 +58,7 @@ class Source:
 	pristine: Path
 	work: Path
 	extras: List[Path] = field(default_factory=list)
+	omit: Tuple[str, ...] = ()	# series patches left out (--fixes omit)
 
 	@property
 	def tree(self) -> Path:
@@ -102,6 +103,9 @@ def series_digest(layout: Layout, src: Source) -> str:
 	h.update(f'source {src.name}\n'.encode())
 	h.update((layout.patches / 'series').read_bytes())
 	for name in layout.series():
+		if name in src.omit:
+			h.update(f'omit {name}\n'.encode())
+			continue
 		h.update(f'patch {name}\n'.encode())
 		h.update((layout.patches / name).read_bytes())
 	for f, dest in layout.overlays():
@@ -133,6 +137,8 @@ def _quilt_dir(layout: Layout, src: Source) -> Path:
 	qdir.mkdir(parents=True)
 	lines = []
 	for name in layout.series():
+		if name in src.omit:
+			continue
 		target = qdir / name
 		target.parent.mkdir(parents=True, exist_ok=True)
 		shutil.copyfile(layout.patches / name, target)

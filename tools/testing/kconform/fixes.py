@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The series' bug fixes (patches/fixes.toml) and the bugs a tree carries.
+
+Every other patch of the series is a test hook. A run applies the fixes
+or omits them (`--fixes omit`, the default for a user's --tree): then a
+fix's guards tell whether the tree still carries the bug. A tree that
+carries a known bug is a finding, not a gate failure; a guard that fails
+with its fix applied is a failure, as any case.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Sequence, Set, Tuple
+
+from .model import BAD, KconformError, Status, Suite
+
+Key = Tuple[str, str, str]
+KEYS = {'upstream', 'effect', 'guards', 'note'}
+CARRIES = 'carries the bug'
+FIXED = 'fixed'
+UNKNOWN = 'not determined'
+BROKEN = 'guard fails with the fix applied'
+
+
+@dataclass(frozen=True)
+class Fix:
+	patch: str
+	upstream: str
+	effect: str
+	guards: Tuple[str, ...]
+	note: str = ''
+
+	def guards_case(self, key: Key) -> bool:
+		for glob in self.guards:
+			kind, suite, case = (glob.split(':', 2) + ['', ''])[:3]
+			if fnmatch.fnmatchcase(key[0], kind) and \
+					fnmatch.fnmatchcase(key[1], suite) and \
+					fnmatch.fnmatchcase(key[2], case):
+				return True
+		return False
+
+
+def load(patches: Path, series: Sequence[str]) -> List[Fix]:
+	path = patches / 'fixes.toml'
+	try:
+		data = tomllib.loads(path.read_text())
+	except (OSError, tomllib.TOMLDecodeError) as e:
+		raise KconformError(f'{path}: {e}') from e
+	out = []
+	for patch, entry in data.items():
+		if patch not in series:
+			raise KconformError(f'{path}: [{patch}] is not in patches/series')
+		if not isinstance(entry, dict) or set(entry) - KEYS or \
+				not {'upstream', 'effect', 'guards'} <= set(entry):
+			raise KconformError(f'{path}: [{patch}] needs upstream, effect, '
+					    f'guards (and may have note), nothing else')
+		if not entry['guards'] and not entry.get('note'):
+			raise KconformError(f'{path}: [{patch}] has no guards: say why in note')
+		out.append(Fix(patch, str(entry['upstream']), str(entry['effect']),
+			       tuple(str(g) for g in entry['guards']),
+			       str(entry.get('note', ''))))
+	return out
+
+
+def verdicts(fixes: Sequence[Fix], suites: Sequence[Suite],
+	     applied: bool) -> List[Dict[str, Any]]:
+	"""Per fix: patch, upstream, effect, guards (the cases seen), applied,
+	verdict (carries the bug / fixed / not determined / guard fails with
+	the fix applied)."""
+	out = []
+	for fix in fixes:
+		seen = [((s.kind, s.name, c.name), c.status) for s in suites
+			for c in s.cases if fix.guards_case((s.kind, s.name, c.name))]
+		bad = [':'.join(k) for k, st in seen if st in BAD]
+		if not fix.guards or not seen or \
+				any(st == Status.SKIP for _, st in seen) and not bad:
+			verdict = UNKNOWN
+		elif bad:
+			verdict = BROKEN if applied else CARRIES
+		else:
+			verdict = FIXED
+		out.append({'patch': fix.patch, 'upstream': fix.upstream,
+			    'effect': fix.effect, 'applied': applied,
+			    'guards': [':'.join(k) for k, _ in seen] or list(fix.guards),
+			    'failing': bad, 'verdict': verdict,
+			    'note': fix.note or ('no guard ran' if verdict == UNKNOWN else '')})
+	return out
+
+
+def findings(fixes: Sequence[Fix], suites: Sequence[Suite], applied: bool) -> Set[Key]:
+	"""Guard cases that fail because an omitted fix's bug is there."""
+	if applied:
+		return set()
+	return {(s.kind, s.name, c.name) for s in suites for c in s.cases
+		if c.status in BAD and any(f.guards_case((s.kind, s.name, c.name))
+					   for f in fixes)}
+
+
+def proof(table: Sequence[Dict[str, Any]], changes: Sequence[str]) -> List[str]:
+	"""What keeps a run without the fixes from proving each of them: a
+	fix whose guards did not fail, a case outside the guards that
+	changed against the run with the fixes."""
+	out = [f'{f["patch"]}: its guards did not fail without it ({f["verdict"]})'
+	       for f in table if f['guards'] and f['verdict'] != CARRIES]
+	out += [f'changed without the fixes, but guards no fix: {c}' for c in changes]
+	return out
+
+
+def lines(table: Sequence[Dict[str, Any]]) -> List[str]:
+	"""The summary's section "bugs this tree carries"."""
+	if not table:
+		return []
+	out = ['== bugs this tree carries (the series\' fixes '
+	       + ('applied' if table[0]['applied'] else 'omitted') + ')']
+	width = max(len(f['patch']) for f in table)
+	for f in table:
+		out.append(f'   {f["patch"]:<{width}}  {f["verdict"]}'
+			   + (f'  ({f["effect"]})' if f['verdict'] in (CARRIES, BROKEN) else ''))
+		if f['upstream']:
+			out.append(f'   {"":<{width}}  upstream: {f["upstream"]}')
+		if f['note'] and f['verdict'] == UNKNOWN:
+			out.append(f'   {"":<{width}}  {f["note"]}')
+	return out

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+"""patches/fixes.toml and "bugs this tree carries" (issue 14, part 1)."""
+
+import datetime
+import unittest
+from typing import List
+
+from kconform import cli, fixes, gate, listing, suites, tree
+from kconform.model import Case, Status, Suite
+
+LAYOUT = tree.Layout(cli.REPO)
+TODAY = datetime.date(2026, 12, 4)
+
+
+def fix_list() -> List[fixes.Fix]:
+	return fixes.load(LAYOUT.patches, LAYOUT.series())
+
+
+def thermal(*cases: Case) -> List[Suite]:
+	s = Suite('thermal_of', 'kunit', list(cases))
+	s.settle()
+	return [s]
+
+
+NO_TRIPS = 'thermal_of_test_zone_without_trips'
+EMPTY = 'thermal_of_test_empty_trips_refcount'
+
+
+class FixesTest(unittest.TestCase):
+
+	def test_every_guard_names_a_case_the_suite_has(self) -> None:
+		sel = suites.selection(suites.load(cli.REPO), [], [], [])
+		listed = [(k, s, c) for k, s, c in (l.split(':', 2) for l in
+							  listing.lines(cli.REPO, sel))]
+		for fix in fix_list():
+			for glob in fix.guards:
+				with self.subTest(fix.patch, guard=glob):
+					one = fixes.Fix(fix.patch, '', '', (glob,))
+					self.assertTrue(any(one.guards_case(k) for k in listed))
+		self.assertEqual(len([f for f in fix_list() if f.guards]), 9)
+
+	def test_omitted_fix_whose_guard_fails_is_a_finding(self) -> None:
+		run = thermal(Case(NO_TRIPS, Status.FAIL, 'Expected ret == 0, but ret == -22'),
+			      Case(EMPTY, Status.PASS))
+		table = fixes.verdicts(fix_list(), run, applied=False)
+		by = {f['patch'][:4]: f for f in table}
+		self.assertEqual(by['0103']['verdict'], fixes.CARRIES)
+		self.assertEqual(by['0103']['failing'], [f'kunit:thermal_of:{NO_TRIPS}'])
+		self.assertEqual(by['0105']['verdict'], fixes.FIXED)
+		self.assertEqual(by['0201']['verdict'], fixes.UNKNOWN)
+		v = gate.decide(run, [], None, TODAY,
+				findings=fixes.findings(fix_list(), run, applied=False))
+		self.assertTrue(v.ok)
+		self.assertEqual(v.carried, [f'kunit:thermal_of:{NO_TRIPS}'])
+		self.assertEqual(v.lines()[-1], '1 passed, 0 failed, 0 skipped')
+		text = '\n'.join(fixes.lines(table))
+		self.assertIn('0103-thermal-of-fix-writable-trips-mask-of-zone-without-trips'
+			      '.patch  carries the bug  (a thermal zone without trips', text)
+		self.assertIn('upstream: 83c2d444ed9d', text)
+
+	def test_guard_failing_with_its_fix_fails_the_gate(self) -> None:
+		run = thermal(Case(NO_TRIPS, Status.FAIL, 'ret == -22'))
+		table = fixes.verdicts(fix_list(), run, applied=True)
+		self.assertEqual(table[0]['verdict'], fixes.BROKEN)
+		v = gate.decide(run, [], None, TODAY,
+				findings=fixes.findings(fix_list(), run, applied=True))
+		self.assertFalse(v.ok)
+
+	def test_proof_names_what_did_not_change(self) -> None:
+		run = thermal(Case(NO_TRIPS, Status.FAIL, 'ret == -22'),
+			      Case(EMPTY, Status.PASS))
+		problems = fixes.proof(fixes.verdicts(fix_list(), run, applied=False),
+				       ['kunit:thermal_of:other (pass -> fail)'])
+		self.assertIn('0105-thermal-of-put-trips-node-without-trip-points.patch: its '
+			      'guards did not fail without it (fixed)', problems)
+		self.assertFalse(any(p.startswith('0103') for p in problems))
+		self.assertFalse(any(p.startswith('0403') for p in problems))
+		self.assertIn('changed without the fixes, but guards no fix: '
+			      'kunit:thermal_of:other (pass -> fail)', problems)
+
+	def test_omitting_fixes_changes_the_tree_digest(self) -> None:
+		src = tree.Source('linux-source-6.1', cli.REPO, cli.REPO)
+		with_fixes = tree.series_digest(LAYOUT, src)
+		src.omit = tuple(f.patch for f in fix_list())
+		self.assertNotEqual(tree.series_digest(LAYOUT, src), with_fixes)
+
+
+if __name__ == '__main__':
+	unittest.main()
