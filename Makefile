@@ -15,12 +15,21 @@ KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
 run: deps
 	$(KCONFORM) run $(ARGS)
 
-## The project's tests: runner unit tests, types, the series, the full run.
+## The project's tests: runner unit tests, types, the series, the full run,
+## then the proof of every fix: the same run without the series' fixes,
+## in which each fix's guards must fail and nothing else may change.
 check: deps-tests unit typecheck series
 	@rc=0; $(KCONFORM) run $(ARGS) || rc=1; \
 	if [ -f $(SHARED)/tools/check-results ]; then \
 		$(PYTHON) $(SHARED)/tools/check-results results/results.json || rc=1; \
 	else echo "check-results: $(SHARED)/tools/check-results not found, shape not checked"; fi; \
+	cp results/results.json results/with-fixes.json; \
+	$(KCONFORM) run --prove-fixes --baseline results/with-fixes.json \
+		--out results/without-fixes $(ARGS) > results/prove-fixes.log 2>&1 \
+		|| { rc=1; echo "prove-fixes FAILED (results/prove-fixes.log):"; \
+		     grep -E '^gate: FAILED|^error' results/prove-fixes.log; }; \
+	sed -n '/^== bugs this tree carries/,/^gate:\|^[0-9]* passed/p' \
+		results/without-fixes/summary.txt 2>/dev/null | grep -v '^gate:'; \
 	tail -n 1 results/summary.txt; exit $$rc
 
 deps:

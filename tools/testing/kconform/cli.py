@@ -233,8 +233,9 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	src = _source(args, inputs.out, inputs.extras, st)
 	rep.kernel['source'] = src.name
 	layout = tree.Layout(REPO)
+	fix_list = fixes.load(layout.patches, layout.series())
 	if rep.kernel['fixes'] == 'omit':
-		src.omit = tuple(f.patch for f in fixes.load(layout.patches, layout.series()))
+		src.omit = tuple(f.patch for f in fix_list)
 	try:
 		with st.stage('patch', f'series + overlays onto {src.name}'):
 			digest, changed = tree.derive(layout, src, inputs.out)
@@ -310,7 +311,8 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	today = datetime.date.today()
 	for attempt in range(1, args.retries + 1):
 		redo = gate.to_rerun(results, inputs.known, rep.kernel['version'],
-				     accel, today)
+				     accel, today, fixes.findings(
+					     fix_list, results, rep.kernel['fixes'] == 'apply'))
 		if not redo:
 			break
 		names = ', '.join(f'{k}:{n}' for k, n in sorted(redo))
