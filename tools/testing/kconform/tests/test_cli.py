@@ -145,6 +145,26 @@ class LaterStageFailureTest(unittest.TestCase):
 		self.assertIn('error: RecursionError', (out / 'summary.txt').read_text())
 
 
+class ExtraPatchTest(unittest.TestCase):
+
+	def test_extra_patches_are_recorded(self) -> None:
+		# Item 11: an extra --patch was not recorded in results.json.
+		out = Path(tempfile.mkdtemp())
+		patch = out / 'candidate.patch'
+		patch.write_text('--- a/x\n+++ b/x\n')
+
+		def nothing(*args: Any) -> None:
+			pass
+
+		with mock.patch.object(cli, '_run', nothing), \
+				mock.patch.object(deps, 'ensure', lambda packages: None):
+			main('run', '--out', str(out), *NO_KNOWN, '--patch', str(patch))
+		kernel = json.loads((out / 'results.json').read_text())['kernel']
+		self.assertEqual(kernel['extra_patches'], [{
+			'name': 'candidate.patch',
+			'sha256': '922dd52a81ff1c3d456cb861de7ad959496295c809971e848d414d3cdfe3fb23'}])
+
+
 class FailedSuitesTest(unittest.TestCase):
 
 	def test_patch_failure_names_only_real_suites_of_the_kinds_asked(self) -> None:
