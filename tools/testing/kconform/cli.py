@@ -279,6 +279,15 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		except KconformError as e:
 			rep.errors.append(str(e))
 			results += _failed(ku_specs, ['kunit'], str(e))
+	# The KUnit verdict does not wait for the guest build when the
+	# accelerator is known without a probe boot (no usable /dev/kvm).
+	accel = args.accel
+	if accel == 'auto' and not os.access('/dev/kvm', os.R_OK | os.W_OK):
+		accel = _probe(gjob, accel, st)
+	ku_done = False
+	if ku_ok and accel != 'auto':
+		results += _kunit_stage(kjob, ku_specs, sel, accel, st)
+		ku_done = True
 	run_list: Optional[List[str]] = None
 	if gs_specs:
 		try:
@@ -297,13 +306,11 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		except KconformError as e:
 			rep.errors.append(str(e))
 			results += _failed(gs_specs, ['kselftest'], str(e))
-	accel = args.accel
 	if accel == 'auto':
 		accel = _probe(gjob, accel, st) if gs_ok else 'tcg'
 	rep.accel = accel
-	if ku_ok:
-		with st.stage('run-kunit', f'boot the KUnit kernel ({accel})'):
-			results += _kunit(kjob, ku_specs, sel, ACCEL_ARGS[accel], '')
+	if ku_ok and not ku_done:
+		results += _kunit_stage(kjob, ku_specs, sel, accel, st)
 	if gs_ok and run_list != []:
 		with st.stage('run-kselftest', f'boot the guest ({accel})'):
 			results += sel.only(guest.boot(gjob, gs_specs, ACCEL_ARGS[accel],
@@ -334,6 +341,20 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 					log_name=f'guest-console-rerun{attempt}.log'))
 		results[:] = gate.merge_rerun(results, [s for s in again
 							if (s.kind, s.name) in redo])
+
+
+def _kunit_stage(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
+		 sel: suites.Selection, accel: str, st: Stages) -> List[Suite]:
+	"""Boot the KUnit kernel and say its verdict at once."""
+	with st.stage('run-kunit', f'boot the KUnit kernel ({accel})'):
+		got = _kunit(job, specs, sel, ACCEL_ARGS[accel], '')
+	counts = {st_: sum(1 for s in got for c in s.cases if c.status == st_)
+		  for st_ in Status}
+	print(f'kconform: kunit: {counts[Status.PASS]} passed, '
+	      f'{sum(counts[b] for b in (Status.FAIL, Status.CRASH, Status.TIMEOUT))} '
+	      f'not passed, {counts[Status.SKIP]} skipped (before known issues)',
+	      flush=True)
+	return got
 
 
 def _kunit(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
