@@ -20,7 +20,9 @@ Line = Tuple[int, str]
 
 _TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 _HEADER = re.compile(r'^K?TAP version \d+\s*$')
-_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
+# "1..0 # SKIP reason" is what ksft_exit_skip() prints for a program that
+# skips as a whole.
+_PLAN = re.compile(r'^1\.\.(\d+)(?:\s+#\s*(.*?))?\s*$')
 _RESULT = re.compile(r'^(not ok|ok)\b(.*)$')
 _RESULT_FULL = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?(.*))?$')
 _SUBTEST = re.compile(r'^# Subtest: (.+)$')
@@ -31,6 +33,10 @@ _KSFT_PROG = re.compile(r'^selftests: (\S+): (\S+)$')
 # the test's name; the name is on the harness's "RUN" line before it.
 _HARNESS_RUN = re.compile(r'^RUN\s+(\S+) \.\.\.$')
 MAX_MESSAGE = 2000
+MESSAGE_TAIL = 400		# of MAX_MESSAGE: the end of a long message
+# Deeper nesting than this is garbage (a line of 4000 spaces), not TAP:
+# a reported problem, not a parse that recurses without bound.
+MAX_DEPTH = 32
 
 
 @dataclass
@@ -50,6 +56,7 @@ class Node:
 class Level:
 	nodes: List[Node] = field(default_factory=list)
 	plan: Optional[int] = None
+	plan_directive: str = ''	# "SKIP reason" of a "1..0 # SKIP reason"
 	structured: bool = False
 	subtest: str = ''
 	problems: List[str] = field(default_factory=list)
@@ -98,16 +105,29 @@ def result_name(text: str) -> str:
 	return _split_result(text)[2]
 
 
-def parse_level(lines: Sequence[Line]) -> Level:
+def parse_level(lines: Sequence[Line], depth: int = 0,
+		deep: Optional[List[str]] = None) -> Level:
+	"""One nesting level; deeper levels recurse at most MAX_DEPTH times."""
 	level = Level()
 	child: List[Line] = []
 	hash_child = False
 	diag: List[Line] = []
 	expected = 1
+	top = deep is None
+	too_deep: List[str] = [] if deep is None else deep
 
-	def close(node: Node) -> None:
+	def nested(idx: int, text: str) -> bool:
+		"""Keep a nested line for the level below, unless too deep."""
+		if depth < MAX_DEPTH:
+			child.append((idx, text))
+			return True
+		if not too_deep:
+			too_deep.append(f'line {idx + 1} is nested deeper than '
+				    f'{MAX_DEPTH} levels; its nesting is not parsed')
+		return False
+
+	def close(node: Node, sub: Level) -> None:
 		nonlocal child, diag, hash_child
-		sub = parse_level(child) if child else Level()
 		if sub.structured:
 			node.children = sub.nodes
 			node.problems = sub.problems
@@ -118,24 +138,32 @@ def parse_level(lines: Sequence[Line]) -> Level:
 					f'results were reported')
 			if not node.name:
 				node.name = sub.subtest
+			if sub.plan == 0 and _is_skip(sub.plan_directive) and \
+					node.directive.strip().upper() == 'SKIP':
+				node.directive = sub.plan_directive
 		else:
 			node.diag = sorted(diag + child)
 		starts = [i for i, _ in diag + child]
 		node.first = min(starts) if starts else node.last
 		child, diag, hash_child = [], [], False
 
+	def below() -> Level:
+		return parse_level(child, depth + 1, too_deep) if child else Level()
+
 	for idx, text in lines:
-		if text.startswith('    '):
-			child.append((idx, text[4:]))
+		if not text.strip():
 			continue
-		if text.startswith('\t'):
-			child.append((idx, text[1:]))
+		if text.startswith(('    ', '\t')):
+			if not nested(idx, text[4:] if text[0] == ' ' else text[1:]):
+				diag.append((idx, text.strip()))
 			continue
 		if text.startswith('#'):
 			inner = text[2:] if text.startswith('# ') else text[1:]
 			if hash_child or _structural(inner):
-				hash_child = True
-				child.append((idx, inner))
+				if nested(idx, inner):
+					hash_child = True
+				else:
+					diag.append((idx, inner.strip()))
 				continue
 		if _RESULT.match(text):
 			level.structured = True
@@ -151,7 +179,7 @@ def parse_level(lines: Sequence[Line]) -> Level:
 					f'expected {expected}')
 			expected = num + 1
 			node = Node(name, ok, directive, last=idx)
-			close(node)
+			close(node, below())
 			if not node.name:
 				node.name = _run_name(node) or f'<test {num}>'
 			level.nodes.append(node)
@@ -175,16 +203,17 @@ def parse_level(lines: Sequence[Line]) -> Level:
 		if m:
 			level.structured = True
 			level.plan = int(m.group(1))
+			level.plan_directive = (m.group(2) or '').strip()
 			continue
 		m = _SUBTEST.match(text)
 		if m:
 			level.subtest = m.group(1).strip()
 			continue
-		if text.strip():
-			diag.append((idx, text[1:].strip() if text.startswith('#')
-				     else text.strip()))
+		diag.append((idx, text[1:].strip() if text.startswith('#')
+			     else text.strip()))
 
-	if child and parse_level(child).structured:
+	sub = below()
+	if sub.structured:
 		name = ''
 		for _, d in reversed(diag):
 			m = _KSFT_PROG.match(d)
@@ -192,12 +221,18 @@ def parse_level(lines: Sequence[Line]) -> Level:
 				name = d
 				break
 		node = Node(name, None, last=child[-1][0])
-		close(node)
+		close(node, sub)
 		node.name = node.name or '<unnamed>'
 		level.nodes.append(node)
 	else:
 		level.diag = sorted(diag + child)
+	if top:
+		level.problems.extend(too_deep)
 	return level
+
+
+def _is_skip(directive: str) -> bool:
+	return directive.partition(' ')[0].upper() == 'SKIP'
 
 
 def _run_name(node: Node) -> str:
@@ -215,8 +250,18 @@ def parse(raw: Sequence[str]) -> Level:
 def _message(node: Node) -> str:
 	keep = [t for _, t in node.diag if t and not _STATS.search(t) and
 		not _KSFT_PROG.match(t)]
-	text = '\n'.join(keep)
-	return text[-MAX_MESSAGE:]
+	return cut('\n'.join(keep))
+
+
+def cut(text: str, limit: int = MAX_MESSAGE) -> str:
+	"""About limit characters: the head (where an assertion names its
+	file:line) and the tail, with the cut marked."""
+	if len(text) <= limit:
+		return text
+	tail = min(MESSAGE_TAIL, limit // 4)
+	gone = len(text) - (limit - tail)
+	return (text[:limit - tail] + f'\n[... {gone} characters cut ...]\n'
+		+ text[-tail:])
 
 
 def node_status(node: Node) -> Tuple[Status, str]:

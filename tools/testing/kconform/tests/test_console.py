@@ -158,6 +158,46 @@ class KselftestTest(unittest.TestCase):
 		self.assertEqual(cases(s)['<kernel report>'], Status.CRASH)
 
 
+class RobustnessTest(unittest.TestCase):
+
+	def test_deep_indentation_is_a_problem_not_a_crash(self) -> None:
+		s = by_name(console.suites_from_console(
+			load('kselftest_deep_indent.log'), 'kselftest', ['tcp_ehash'],
+			False, '<guest boot>'))
+		self.assertEqual(cases(s['tcp_ehash']), {
+			'tcp_ehash_test/global.default_child_is_zero': Status.PASS,
+			'tcp_ehash_test/global.child_rounds_up': Status.FAIL,
+			'tcp_ehash_test/global.fallback_memcg': Status.SKIP,
+			'tcp_ehash_test/global.loopback': Status.PASS})
+		boot = s['<guest boot>']
+		self.assertEqual([(c.name, c.status, c.message) for c in boot.cases],
+				 [('<tap>', Status.FAIL, 'line 10 is nested deeper than '
+				   '32 levels; its nesting is not parsed')])
+
+	def test_program_that_skips_as_a_whole(self) -> None:
+		s = by_name(console.suites_from_console(
+			load('kselftest_skip_program.log'), 'kselftest', ['tcp_ehash'],
+			False, '<guest boot>'))
+		got = {c.name: (c.status, c.message) for c in s['tcp_ehash'].cases}
+		self.assertEqual(got, {
+			'tcp_ehash_test': (Status.SKIP, 'memory controller not available'),
+			'tcp_ehash_silent': (Status.FAIL, 'skipped without a reason')})
+
+	def test_long_failure_keeps_its_head(self) -> None:
+		s = by_name(console.suites_from_console(
+			load('kunit_long_failure.log'), 'kunit', ['tcp_ehash'], False,
+			'<kunit boot>'))['tcp_ehash']
+		msg = s.cases[0].message
+		self.assertTrue(msg.startswith(
+			'tcp_ehash_test_defaults: EXPECTATION FAILED at '
+			'net/ipv4/tcp_ehash_test.c:80\nExpected tw == 64, but\n'
+			'tw == 32 (0x20)\n'), msg[:200])
+		self.assertIn('\n[... 4394 characters cut ...]\n', msg)
+		self.assertTrue(msg.endswith(
+			'tcp_ehash_test_defaults: dump ends here'), msg[-100:])
+		self.assertEqual(len(msg), 2031)
+
+
 class ParserUnitTest(unittest.TestCase):
 
 	def test_directive_split(self) -> None:
