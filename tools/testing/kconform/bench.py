@@ -99,10 +99,7 @@ def _suite(sec: Section, timed_out: bool) -> Suite:
 					'malformed metric line: ' + text))
 	for problem in ktap.level_problems(level, 'TAP'):
 		suite.cases.append(Case('<tap>', Status.FAIL, problem))
-	for _, excerpt in console.reports(sec.lines):
-		suite.fail_all(Status.CRASH, 'kernel report in the console:\n'
-			       + excerpt)
-		suite.cases.append(Case('<kernel report>', Status.CRASH, excerpt))
+	console.crash(suite, sec.lines, console.reports(sec.lines))
 	if sec.rc is None:
 		status = Status.TIMEOUT if timed_out else Status.CRASH
 		tail = '\n'.join(t for _, t in sec.lines[-10:])

@@ -18,7 +18,13 @@ from .model import Case, Status, Suite
 
 Line = Tuple[int, str]
 
-_TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+# printk's prefix: "[    1.234567]", with CONFIG_PRINTK_CALLER also
+# "[    T1]" (task) or "[    C0]" (CPU), or the caller alone.
+_PREFIX = r'(?:\[\s*\d+\.\d+\](?:\[\s*[TC]\d+\])?|\[\s*[TC]\d+\])'
+_TIMESTAMP = re.compile(r'^' + _PREFIX + r'\s?')
+# A kernel line glued to the end of a partial line on the serial console
+# ("ok 3 test_x[   12.345] random: ..."): the line is cut before it.
+_GLUED = re.compile(r'(?<=[^\s\]])(?=' + _PREFIX + r' )')
 _HEADER = re.compile(r'^K?TAP version \d+\s*$')
 # "1..0 # SKIP reason" is what ksft_exit_skip() prints for a program that
 # skips as a whole.
@@ -70,11 +76,16 @@ class Level:
 
 
 def clean(raw: Sequence[str]) -> List[Line]:
-	"""Number the lines and strip printk timestamps and line ends."""
+	"""Number the lines and strip printk prefixes and line ends.
+
+	A kernel line glued to the end of another becomes a line of its own,
+	with the same number.
+	"""
 	out: List[Line] = []
 	for i, text in enumerate(raw):
 		text = text.rstrip('\r\n').replace('\r', '')
-		out.append((i, _TIMESTAMP.sub('', text)))
+		for part in _GLUED.split(text):
+			out.append((i, _TIMESTAMP.sub('', part)))
 	return out
 
 

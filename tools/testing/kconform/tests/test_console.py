@@ -198,6 +198,83 @@ class RobustnessTest(unittest.TestCase):
 		self.assertEqual(len(msg), 2031)
 
 
+class KernelReportTest(unittest.TestCase):
+
+	def reports(self, name: str, kind: str = 'kselftest') -> Dict[str, Suite]:
+		return by_name(console.suites_from_console(
+			load(name), kind, ['tcp_ehash'], False, '<boot>'))
+
+	def test_every_kind_of_report_is_found(self) -> None:
+		s = self.reports('kselftest_reports.log')['tcp_ehash']
+		self.assertEqual(s.status, Status.CRASH)
+		self.assertEqual([c.message.split('\n', 1)[0] for c in s.cases
+				  if c.name == '<kernel report>'], [
+			'watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [lockup:71]',
+			'BUG kmalloc-16 (Not tainted): Redzone overwritten',
+			'divide error: 0000 [#1] PREEMPT SMP NOPTI',
+			'invalid opcode: 0000 [#2] PREEMPT SMP NOPTI',
+			'WARNING: CPU: 0 PID: 75 at net/ipv4/tcp_ehash.c:41 '
+			'tcp_ehash_check+0x33/0x50',
+			'WARNING: CPU: 1 PID: 76 at net/ipv4/tcp_ehash.c:99 '
+			'tcp_ehash_warn+0x12/0x30 (and 1 more like it; the first 2 '
+			'follow)'])
+		self.assertTrue(s.message.startswith(
+			'kernel report in the console:\n# TAP version 13\n# 1..1\n'
+			'watchdog: BUG: soft lockup'), s.message)
+		self.assertEqual(len([c for c in s.cases if c.status == Status.PASS]), 7)
+
+	def test_each_pattern_of_the_table(self) -> None:
+		for line in ['BUG: KASAN: slab-out-of-bounds in tcp_ehash_init+0x2/0x9',
+			     'UBSAN: shift-out-of-bounds in net/ipv4/tcp.c:4660:19',
+			     'kernel BUG at net/ipv4/tcp.c:4660!',
+			     'Unable to handle kernel paging request at virtual address 0',
+			     'list_add corruption. next->prev should be prev (ffff8880), '
+			     'but was 0000000000000000.',
+			     'BUG: sleeping function called from invalid context at '
+			     'mm/slab.h:723',
+			     'WARNING: possible circular locking dependency detected',
+			     'unreferenced object 0xffff888003a4b000 (size 16):',
+			     'general protection fault, probably for non-canonical '
+			     'address 0xdffffc0000000001: 0000 [#1] PREEMPT SMP KASAN',
+			     'Kernel panic - not syncing: hung_task: blocked tasks',
+			     '---[ end trace 0000000000000000 ]---']:
+			lines = ktap.clean(['[    1.000000][    T1] ' + line])
+			self.assertEqual(console.reports(lines), [0], line)
+		self.assertEqual(console.reports(ktap.clean(
+			['[    1.0] ======================================', 'BUG : no',
+			 'a WARNING: in a sentence'])), [])
+
+	def test_an_oops_belongs_to_its_fault(self) -> None:
+		s = self.reports('kunit_panic.log', 'kunit')['tcp_ehash']
+		self.assertEqual([c.message.split('\n', 1)[0] for c in s.cases
+				  if c.name == '<kernel report>'], [
+			'BUG: kernel NULL pointer dereference, address: 0000000000000008',
+			'Kernel panic - not syncing: Fatal exception'])
+
+	def test_a_flood_of_warnings_is_one_case(self) -> None:
+		s = self.reports('kselftest_warn_flood.log')['tcp_ehash']
+		got = [c for c in s.cases if c.name == '<kernel report>']
+		self.assertEqual(len(got), 1)
+		head, *excerpts = got[0].message.split('\n\n')
+		self.assertEqual(head, 'WARNING: CPU: 0 PID: 100 at net/ipv4/'
+				 'tcp_ehash.c:99 tcp_ehash_warn+0x12/0x30 (and 299 '
+				 'more like it; the first 3 follow)')
+		self.assertEqual(len(excerpts), 3)
+		self.assertIn('PID: 102 at', excerpts[2])
+		self.assertEqual(console.signature(
+			'WARNING: CPU: 1 PID: 101 at net/ipv4/tcp_ehash.c:99 '
+			'tcp_ehash_warn+0x12/0x30'),
+			'WARNING: CPU: N PID: N at net/ipv4/tcp_ehash.c:99 '
+			'tcp_ehash_warn+X/X')
+
+	def test_kernel_line_glued_to_a_result_line(self) -> None:
+		s = self.reports('kunit_glued.log', 'kunit')['tcp_ehash']
+		self.assertEqual(cases(s), {'tcp_ehash_test_roundup': Status.PASS,
+					    'tcp_ehash_test_defaults': Status.PASS,
+					    'tcp_ehash_test_free': Status.PASS})
+		self.assertEqual(s.status, Status.PASS)
+
+
 class ParserUnitTest(unittest.TestCase):
 
 	def test_directive_split(self) -> None:
