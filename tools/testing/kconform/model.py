@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 
 class Status(str, enum.Enum):
@@ -29,6 +29,7 @@ class Case:
 	status: Status
 	message: str = ''
 	metrics: Dict[str, float] = field(default_factory=dict)	# benchmarks
+	duration_s: Optional[float] = None	# host time, from console lines
 
 
 @dataclass
