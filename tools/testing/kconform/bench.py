@@ -18,6 +18,7 @@ metric, crashes the kernel or never finishes.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -59,25 +60,38 @@ def split(raw: Sequence[str]) -> Tuple[List[str], List[Section]]:
 	return rest, sections
 
 
-def _metrics(lines: Sequence[ktap.Line]) -> Tuple[Dict[str, Dict[str, float]],
+def _parse_metric(text: str) -> Optional[Dict[str, float]]:
+	"""The numbers of one metric line; None if it is malformed (a value
+	too large for a float, 1e999, is: JSON has no Infinity)."""
+	m = METRIC.match(text)
+	if not m:
+		return None
+	out = {}
+	for pair in m.group(1).split():
+		key, _, value = pair.partition('=')
+		out[key] = float(value)
+		if not math.isfinite(out[key]):
+			return None
+	return out
+
+
+def _metrics(lines: Sequence[ktap.Line]) -> Tuple[Dict[int, Dict[str, float]],
 						  List[str]]:
-	"""Metrics by the name of the result line they precede; bad lines."""
-	out: Dict[str, Dict[str, float]] = {}
+	"""Metrics by the line number of the result line they precede (two
+	cases may share a name); bad lines."""
+	out: Dict[int, Dict[str, float]] = {}
 	bad: List[str] = []
 	pending: Dict[str, float] = {}
-	for _, text in lines:
+	for idx, text in lines:
 		if text.startswith(METRIC_PREFIX):
-			m = METRIC.match(text)
-			if not m:
+			numbers = _parse_metric(text)
+			if numbers is None:
 				bad.append(text)
-				continue
-			for pair in m.group(1).split():
-				key, _, value = pair.partition('=')
-				pending[key] = float(value)
+			else:
+				pending.update(numbers)
 		elif ktap.is_result(text):
-			name = ktap.result_name(text)
 			if pending:
-				out[name] = pending
+				out[idx] = pending
 			pending = {}
 	if pending:
 		bad.append('metrics after the last result line: ' +
@@ -91,7 +105,7 @@ def _suite(sec: Section, timed_out: bool) -> Suite:
 	metrics, bad = _metrics(sec.lines)
 	for node in level.nodes:
 		for case in ktap.leaf_cases(node):
-			case.metrics = metrics.get(node.name, {}) \
+			case.metrics = metrics.get(node.last, {}) \
 				if case.name == node.name else {}
 			suite.cases.append(case)
 	for text in bad:
