@@ -40,11 +40,15 @@ class Section:
 	rc: Optional[int] = None	# None: the end marker never came
 
 
-def split(raw: Sequence[str]) -> Tuple[List[str], List[Section]]:
-	"""The console without the bench sections, and the sections."""
+def split(raw: Sequence[str], times: Sequence[float] = ()) -> Tuple[
+		List[str], List[float], List[Section]]:
+	"""The console without the bench sections, the host times of those
+	lines (if times has one per raw line), and the sections."""
 	rest: List[str] = []
+	rest_times: List[float] = []
 	sections: List[Section] = []
 	current: Optional[Section] = None
+	kept = -1			# a raw line split in parts is kept once
 	for idx, text in ktap.clean(raw):
 		begin, end = BEGIN.match(text), END.match(text)
 		if begin:
@@ -55,9 +59,12 @@ def split(raw: Sequence[str]) -> Tuple[List[str], List[Section]]:
 			current = None
 		elif current:
 			current.lines.append((idx, text))
-		else:
+		elif idx != kept:
+			kept = idx
 			rest.append(raw[idx])
-	return rest, sections
+			if idx < len(times):
+				rest_times.append(times[idx])
+	return rest, rest_times, sections
 
 
 def _parse_metric(text: str) -> Optional[Dict[str, float]]:
@@ -99,9 +106,10 @@ def _metrics(lines: Sequence[ktap.Line]) -> Tuple[Dict[int, Dict[str, float]],
 	return out, bad
 
 
-def _suite(sec: Section, timed_out: bool) -> Suite:
+def _suite(sec: Section, timed_out: bool, times: Sequence[float]) -> Suite:
 	suite = Suite(sec.suite, 'bench')
 	level = ktap.parse_level(sec.lines)
+	ktap.time_nodes(level.nodes, times)
 	metrics, bad = _metrics(sec.lines)
 	for node in level.nodes:
 		for case in ktap.leaf_cases(node):
@@ -129,9 +137,9 @@ def _suite(sec: Section, timed_out: bool) -> Suite:
 
 
 def suites(sections: Sequence[Section], expected: Iterable[str],
-	   timed_out: bool) -> List[Suite]:
+	   timed_out: bool, times: Sequence[float] = ()) -> List[Suite]:
 	"""A bench suite per section, and a failing one per missing suite."""
-	out = [_suite(s, timed_out) for s in sections]
+	out = [_suite(s, timed_out, times) for s in sections]
 	seen = {s.suite for s in sections}
 	for name in expected:
 		if name not in seen:

@@ -44,6 +44,7 @@ OOPS_LEADS = re.compile(r'^(BUG: (kernel NULL pointer|unable to handle)|'
 			r'kernel BUG at |Unable to handle kernel )')
 OOPS = re.compile(r'^(Oops: |.*: [0-9a-f]{4} \[#\d+\])')
 OOPS_WITHIN = 10
+REPORTED = 'kernel report in the console:\n'
 EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
 REPORT_SPAN = 400		# lines from a report's start to its end at most
@@ -108,9 +109,8 @@ def crash(suite: Suite, lines: Sequence[ktap.Line], found: Sequence[int]) -> Non
 	"""Mark the suite crashed by the reports found in its lines."""
 	if not found:
 		return
-	if suite.status != Status.CRASH:
-		suite.fail_all(Status.CRASH, 'kernel report in the console:\n' +
-			       excerpt(lines, found[0]))
+	if not suite.message.startswith(REPORTED):
+		suite.fail_all(Status.CRASH, REPORTED + excerpt(lines, found[0]))
 	suite.cases.extend(report_cases(lines, found))
 
 
@@ -123,10 +123,13 @@ def _owner(level: ktap.Level, idx: int) -> Optional[ktap.Node]:
 
 
 def suites_from_console(raw: Sequence[str], kind: str, expected: Iterable[str],
-			timed_out: bool, boot_name: str) -> List[Suite]:
-	"""Every suite the console shows, plus the expected ones it lacks."""
+			timed_out: bool, boot_name: str,
+			times: Sequence[float] = ()) -> List[Suite]:
+	"""Every suite the console shows, plus the expected ones it lacks;
+	times (host seconds, one per raw line) give the cases durations."""
 	lines = ktap.clean(raw)
 	level = ktap.parse_level(lines)
+	ktap.time_nodes(level.nodes, times)
 	convert: Callable[[ktap.Level], List[Suite]] = \
 		ktap.kunit_suites if kind == 'kunit' else ktap.kselftest_suites
 	suites = convert(level)

@@ -196,8 +196,9 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	append = ' '.join([CMDLINE] + [s.cmdline for s in specs if s.cmdline])
 	r = proc.run(qemu_argv(job, accel, append), job.out / 'guest-console.log',
 		     job.timeout, echo=echo)
-	rest, sections = bench.split(r.lines)
+	rest, rest_times, sections = bench.split(r.lines, r.times)
 	return console.suites_from_console(rest, 'kselftest', targets(specs),
-					   r.timed_out, '<guest boot>') + \
-		bench.suites(sections, benches(specs), r.timed_out)
+					   r.timed_out, '<guest boot>',
+					   rest_times) + \
+		bench.suites(sections, benches(specs), r.timed_out, r.times)
 

@@ -56,6 +56,8 @@ class Node:
 	problems: List[str] = field(default_factory=list)
 	first: int = -1
 	last: int = -1
+	start: int = -1			# the line its duration counts from
+	duration: Optional[float] = None	# host seconds, when timed
 
 
 @dataclass
@@ -124,6 +126,7 @@ def parse_level(lines: Sequence[Line], depth: int = 0,
 	hash_child = False
 	diag: List[Line] = []
 	expected = 1
+	previous: Optional[int] = None	# last header, plan or result line here
 	top = deep is None
 	too_deep: List[str] = [] if deep is None else deep
 
@@ -191,6 +194,8 @@ def parse_level(lines: Sequence[Line], depth: int = 0,
 			expected = num + 1
 			node = Node(name, ok, directive, last=idx)
 			close(node, below())
+			node.start = node.first if previous is None else previous
+			previous = idx
 			if not node.name:
 				node.name = _run_name(node) or f'<test {num}>'
 			level.nodes.append(node)
@@ -209,12 +214,14 @@ def parse_level(lines: Sequence[Line], depth: int = 0,
 				expected = 1
 			level.structured = True
 			diag = []
+			previous = idx
 			continue
 		m = _PLAN.match(text)
 		if m:
 			level.structured = True
 			level.plan = int(m.group(1))
 			level.plan_directive = (m.group(2) or '').strip()
+			previous = idx
 			continue
 		m = _SUBTEST.match(text)
 		if m:
@@ -233,6 +240,7 @@ def parse_level(lines: Sequence[Line], depth: int = 0,
 				break
 		node = Node(name, None, last=child[-1][0])
 		close(node, sub)
+		node.start = node.first if previous is None else previous
 		node.name = node.name or '<unnamed>'
 		level.nodes.append(node)
 	else:
@@ -256,6 +264,16 @@ def _run_name(node: Node) -> str:
 
 def parse(raw: Sequence[str]) -> Level:
 	return parse_level(clean(raw))
+
+
+def time_nodes(nodes: Sequence[Node], times: Sequence[float]) -> None:
+	"""A node's duration: the host time of its result line minus that of
+	the line that started it (the result, plan or header line before it
+	on its level, else its first line). times has one per console line."""
+	for node in nodes:
+		if 0 <= node.start <= node.last < len(times):
+			node.duration = max(0.0, times[node.last] - times[node.start])
+		time_nodes(node.children, times)
 
 
 def _message(node: Node) -> str:
@@ -300,7 +318,7 @@ def leaf_cases(node: Node, prefix: str = '') -> List[Case]:
 	name = prefix + node.name
 	status, msg = node_status(node)
 	if not node.children:
-		return [Case(name, status, msg)]
+		return [Case(name, status, msg, duration_s=node.duration)]
 	cases: List[Case] = []
 	for child in node.children:
 		cases.extend(leaf_cases(child, name + '/'))
@@ -310,7 +328,7 @@ def leaf_cases(node: Node, prefix: str = '') -> List[Case]:
 					 for c in cases):
 		cases.append(Case(name, status, msg or
 				  'the parent result is not ok although '
-				  'every subtest passed'))
+				  'every subtest passed', duration_s=node.duration))
 	return cases
 
 
@@ -356,7 +374,8 @@ def kselftest_suites(level: Level) -> List[Suite]:
 			cases.append(Case(prog + '/<tap>', Status.FAIL, problem))
 		if not node.children:
 			status, msg = node_status(node)
-			cases.append(Case(prog, status, msg))
+			cases.append(Case(prog, status, msg,
+					  duration_s=node.duration))
 		new = _suite_from(node, target, 'kselftest', cases)
 		if target in suites:
 			old = suites[target]

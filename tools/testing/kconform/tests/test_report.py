@@ -7,10 +7,10 @@ import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from kconform import console, report
+from kconform import bench, console, report
 from kconform.model import Case, Status, Suite
 
-from .test_console import DATA
+from .test_console import DATA, load
 
 
 def garbage() -> report.RunReport:
@@ -60,6 +60,52 @@ class WriterTest(unittest.TestCase):
 			'tcp_ehash_test_\\udced\\udca0\\udc80surrogate', 'bench'])
 		self.assertEqual(cases[3]['metrics'], {'ops': None})
 		text.encode('utf-8', errors='strict')
+
+
+def timed() -> report.RunReport:
+	"""The recorded guest console and the host times of its lines."""
+	times = [float(t) for t in load('kselftest_timed.times')]
+	rest, rest_times, sections = bench.split(load('kselftest_timed.log'),
+						 times)
+	suites = console.suites_from_console(rest, 'kselftest', ['tcp_ehash'],
+					     False, '<guest boot>', rest_times)
+	suites += bench.suites(sections, ['tcp_ehash'], False, times)
+	return report.RunReport({'source': 'linux-source-6.1'}, 'kvm', suites)
+
+
+class DurationTest(unittest.TestCase):
+
+	def test_cases_are_timed_by_their_console_lines(self) -> None:
+		rep = timed()
+		got = [(s.kind, c.name, c.status, round(c.duration_s or -1, 6))
+		       for s in rep.suites for c in s.cases]
+		self.assertEqual(got, [
+			('kselftest', 'tcp_ehash_test/global.default_child_is_zero',
+			 Status.PASS, 0.51),
+			('kselftest', 'tcp_ehash_test/global.child_rounds_up',
+			 Status.PASS, 2.51),
+			('kselftest', 'tcp_ehash_sysctl.sh', Status.PASS, 1.19),
+			('bench', 'lookup_hot', Status.PASS, 1.001),
+			('bench', 'lookup_cold', Status.PASS, 2.501)])
+		self.assertEqual(report.slowest(rep), [
+			'       2.510 s  kselftest tcp_ehash: '
+			'tcp_ehash_test/global.child_rounds_up',
+			'       2.501 s  bench tcp_ehash: lookup_cold',
+			'       1.190 s  kselftest tcp_ehash: tcp_ehash_sysctl.sh',
+			'       1.001 s  bench tcp_ehash: lookup_hot',
+			'       0.510 s  kselftest tcp_ehash: '
+			'tcp_ehash_test/global.default_child_is_zero'])
+
+	def test_durations_are_written(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		report.write_json(timed(), tmp / 'results.json')
+		report.write_junit(timed(), tmp / 'junit.xml')
+		data = json.loads((tmp / 'results.json').read_text())
+		self.assertEqual([c['duration_s'] for s in data['suites']
+				  for c in s['cases']], [0.51, 2.51, 1.19, 1.001, 2.501])
+		root = ET.parse(tmp / 'junit.xml').getroot()
+		self.assertEqual([tc.get('time') for tc in root.iter('testcase')],
+				 ['0.510', '2.510', '1.190', '1.001', '2.501'])
 
 
 if __name__ == '__main__':
