@@ -144,4 +144,8 @@ def summary(report: RunReport) -> List[str]:
 			out.append(line)
 	for e in report.errors:
 		out.append('error: ' + e.split('\n', 1)[0])
+	slow = slowest(report)
+	if slow:
+		out.append('slowest cases:')
+		out.extend(slow)
 	return out

@@ -95,6 +95,8 @@ class DurationTest(unittest.TestCase):
 			'       1.001 s  bench tcp_ehash: lookup_hot',
 			'       0.510 s  kselftest tcp_ehash: '
 			'tcp_ehash_test/global.default_child_is_zero'])
+		self.assertEqual(report.summary(rep)[-6:],
+				 ['slowest cases:'] + report.slowest(rep))
 
 	def test_durations_are_written(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
