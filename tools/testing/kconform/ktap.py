@@ -81,14 +81,31 @@ def clean(raw: Sequence[str]) -> List[Line]:
 	"""Number the lines and strip printk prefixes and line ends.
 
 	A kernel line glued to the end of another becomes a line of its own,
-	with the same number.
+	with the same number. When the other is a userspace line the kernel
+	interrupted on the serial console, its rest (at least its newline)
+	is the next line without a printk prefix; that is joined back to it,
+	with its number ("ok 3 te[ 12.3] random: ..." then "st_x"), unless it
+	starts a line of its own ("#", TAP, "kconform:" markers).
 	"""
 	out: List[Line] = []
+	cut: Optional[int] = None	# in out: the interrupted userspace line
 	for i, text in enumerate(raw):
 		text = text.rstrip('\r\n').replace('\r', '')
-		for part in _GLUED.split(text):
-			out.append((i, _TIMESTAMP.sub('', part)))
+		kernel = bool(_TIMESTAMP.match(text))
+		if cut is not None and not kernel:
+			if not _own_line(text):
+				text = out.pop(cut)[1] + text
+			cut = None
+		parts = _GLUED.split(text)
+		if len(parts) > 1 and not kernel:
+			cut = len(out)
+		out.extend((i, _TIMESTAMP.sub('', part)) for part in parts)
 	return out
+
+
+def _own_line(text: str) -> bool:
+	"""Not the rest of an interrupted line: a line that starts anew."""
+	return text.startswith(('#', 'kconform:')) or _structural(text.strip())
 
 
 def _structural(text: str) -> bool:

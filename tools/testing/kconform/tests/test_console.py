@@ -274,6 +274,20 @@ class KernelReportTest(unittest.TestCase):
 					    'tcp_ehash_test_free': Status.PASS})
 		self.assertEqual(s.status, Status.PASS)
 
+	def test_userspace_line_interrupted_by_the_kernel(self) -> None:
+		s = self.reports('kselftest_glued.log')
+		self.assertEqual(set(s), {'tcp_ehash'})
+		self.assertEqual(cases(s['tcp_ehash']), {
+			'tcp_ehash_test/global.default_child_is_zero': Status.PASS,
+			'tcp_ehash_test/global.child_rounds_up': Status.PASS,
+			'tcp_ehash_test/global.loopback': Status.PASS})
+		self.assertEqual(ktap.clean(load('kselftest_glued.log'))[9:14], [
+			(9, 'random: crng init done'),
+			(10, 'random: 7 urandom warning(s) missed due to ratelimiting'),
+			(11, '# ok 2 global.child_rounds_up'),
+			(12, 'tcp_ehash: loopback done'),
+			(13, '# ok 3 global.loopback')])
+
 
 class ParserUnitTest(unittest.TestCase):
 
