@@ -2,8 +2,9 @@
 """Turn one guest console log into suites: parse, then find crashes.
 
 A kernel report (panic, oops, BUG, WARNING, KASAN, UBSAN, RCU stall, hung
-task, ...: REPORT_STARTS) marks the suite that was running when it was printed as crashed,
-with the log excerpt; results parsed before it are kept. A run that hit
+task, ...: REPORT_STARTS) marks the suite that was running when it was
+printed as crashed, with the log excerpt; results parsed before it are
+kept. A run that hit
 its timeout marks the unfinished suite, and every expected suite that
 never started, as timed out.
 """
