@@ -169,7 +169,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 	rep.accel = accel
 	if ku_ok:
 		with st.stage('run-kunit', f'boot the KUnit kernel ({accel})'):
-			results += kunitrun.execute(kjob, ku_specs, ACCEL_ARGS[accel])
+			results += kunitrun.execute(kjob, [n for s in ku_specs for n in s.kunit],
+						    ACCEL_ARGS[accel])
 	if gs_ok:
 		with st.stage('run-kselftest', f'boot the guest ({accel})'):
 			results += guest.boot(gjob, gs_specs, ACCEL_ARGS[accel])

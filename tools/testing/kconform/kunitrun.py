@@ -78,24 +78,29 @@ KERNEL_ARGS = ('panic=-1', 'oops=panic')
 _KTAP = re.compile(r'(^|\] )K?TAP version \d+')
 
 
-def exec_argv(job: KunitJob, qemu_args: Sequence[str]) -> List[str]:
+def exec_argv(job: KunitJob, qemu_args: Sequence[str],
+	      filter_glob: str = '') -> List[str]:
 	# --raw_output=all: kunit.py prints the console as it comes, so it
 	# streams through proc.run, which gives every line its host time.
 	extra = [f'--timeout={job.timeout}', '--raw_output=all',
 		 *(f'--kernel_args={a}' for a in KERNEL_ARGS)]
 	if qemu_args:
 		extra.append('--qemu_args=' + ' '.join(qemu_args))
+	if filter_glob:
+		extra.append(filter_glob)
 	return _tool(job, 'exec', *extra)
 
 
-def execute(job: KunitJob, specs: Sequence[SuiteSpec],
-	    qemu_args: Sequence[str]) -> List[Suite]:
+def execute(job: KunitJob, expected: Sequence[str], qemu_args: Sequence[str],
+	    filter_glob: str = '', tag: str = '') -> List[Suite]:
+	"""One boot of the KUnit kernel; filter_glob is kunit.filter_glob
+	(`suite.case` globs), tag names this boot's log (reruns)."""
 	# Unbuffered: kunit.py's print() to a pipe would hand the lines over
 	# in blocks, with the time of the block.
-	r = proc.run(exec_argv(job, qemu_args), job.out / 'kunit-console.log',
-		     job.timeout + 120, cwd=job.tree,
-		     env={'PYTHONUNBUFFERED': '1'})
-	return classify(r, [n for s in specs for n in s.kunit])
+	r = proc.run(exec_argv(job, qemu_args, filter_glob),
+		     job.out / f'kunit-console{tag}.log', job.timeout + 120,
+		     cwd=job.tree, env={'PYTHONUNBUFFERED': '1'})
+	return classify(r, expected)
 
 
 def classify(r: proc.Run, expected: Sequence[str]) -> List[Suite]:

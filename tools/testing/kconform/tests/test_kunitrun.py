@@ -31,6 +31,8 @@ class KunitRunTest(unittest.TestCase):
 			'--make_options=CC=ccache gcc', '--timeout=300',
 			'--raw_output=all', '--kernel_args=panic=-1',
 			'--kernel_args=oops=panic', '--qemu_args=-accel kvm'])
+		self.assertEqual(kunitrun.exec_argv(job, [], 'tcp_ehash.*')[-2:],
+				 ['--kernel_args=oops=panic', 'tcp_ehash.*'])
 
 	def test_panic_is_a_crash_with_its_excerpt(self) -> None:
 		s = by_name(kunitrun.classify(recorded('kunit_raw_panic'),
