@@ -40,10 +40,16 @@ class Section:
 	rc: Optional[int] = None	# None: the end marker never came
 
 
-def split(raw: Sequence[str], times: Sequence[float] = ()) -> Tuple[
+def split(raw: Sequence[str]) -> Tuple[List[str], List[Section]]:
+	"""The console without the bench sections, and the sections."""
+	rest, _, sections = split_timed(raw, ())
+	return rest, sections
+
+
+def split_timed(raw: Sequence[str], times: Sequence[float]) -> Tuple[
 		List[str], List[float], List[Section]]:
-	"""The console without the bench sections, the host times of those
-	lines (if times has one per raw line), and the sections."""
+	"""split(), and the host times of the lines kept (times has one per
+	raw line)."""
 	rest: List[str] = []
 	rest_times: List[float] = []
 	sections: List[Section] = []

@@ -196,7 +196,7 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	append = ' '.join([CMDLINE] + [s.cmdline for s in specs if s.cmdline])
 	r = proc.run(qemu_argv(job, accel, append), job.out / 'guest-console.log',
 		     job.timeout, echo=echo)
-	rest, rest_times, sections = bench.split(r.lines, r.times)
+	rest, rest_times, sections = bench.split_timed(r.lines, r.times)
 	return console.suites_from_console(rest, 'kselftest', targets(specs),
 					   r.timed_out, '<guest boot>',
 					   rest_times) + \

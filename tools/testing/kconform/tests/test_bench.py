@@ -12,14 +12,14 @@ from .test_console import by_name, cases, load
 class BenchTest(unittest.TestCase):
 
 	def test_sections_leave_the_kselftest_document_alone(self) -> None:
-		rest, _, sections = bench.split(load('bench.log'))
+		rest, sections = bench.split(load('bench.log'))
 		self.assertEqual([s.suite for s in sections],
 				 ['bpf_user_ringbuf', 'other', 'twice'])
 		self.assertEqual(rest[-1], 'kconform: run_kselftest.sh exited with 0')
 		self.assertFalse(any('kconform-metric' in line for line in rest))
 
 	def test_metrics_belong_to_the_next_result(self) -> None:
-		_, _, sections = bench.split(load('bench.log'))
+		_, sections = bench.split(load('bench.log'))
 		s = by_name(bench.suites(sections, ['bpf_user_ringbuf'], False))
 		rb = s['bpf_user_ringbuf']
 		self.assertEqual(rb.kind, 'bench')
@@ -33,7 +33,7 @@ class BenchTest(unittest.TestCase):
 			'ratio_8B': {'ratio': 1.56}})
 
 	def test_failures_are_named(self) -> None:
-		_, _, sections = bench.split(load('bench.log'))
+		_, sections = bench.split(load('bench.log'))
 		s = by_name(bench.suites(sections, [], False))['other']
 		self.assertEqual(s.status, Status.FAIL)
 		self.assertEqual(cases(s), {'setup': Status.FAIL,
@@ -46,7 +46,7 @@ class BenchTest(unittest.TestCase):
 		self.assertEqual(msgs['<exit>'], 'the benchmark exited with 1')
 
 	def test_metrics_go_by_position_and_must_be_finite(self) -> None:
-		_, _, sections = bench.split(load('bench.log'))
+		_, sections = bench.split(load('bench.log'))
 		s = by_name(bench.suites(sections, [], False))['twice']
 		self.assertEqual([(c.name, c.status, c.metrics, c.message)
 				  for c in s.cases], [
@@ -60,7 +60,7 @@ class BenchTest(unittest.TestCase):
 	def test_unfinished_and_missing_benchmarks(self) -> None:
 		log = ['kconform: bench a begin', 'TAP version 13', '1..2',
 		       'ok 1 x']
-		_, _, sections = bench.split(log)
+		_, sections = bench.split(log)
 		s = by_name(bench.suites(sections, ['a', 'b'], True))
 		self.assertEqual(s['a'].status, Status.TIMEOUT)
 		self.assertEqual(cases(s['a'])['x'], Status.PASS)
@@ -75,7 +75,7 @@ class BenchTest(unittest.TestCase):
 		log = ['kconform: bench a begin', 'TAP version 13', '1..1',
 		       'BUG: unable to handle page fault for address: 0',
 		       'ok 1 x', 'kconform: bench a end 0']
-		_, _, sections = bench.split(log)
+		_, sections = bench.split(log)
 		s = bench.suites(sections, ['a'], False)[0]
 		self.assertEqual(s.status, Status.CRASH)
 		self.assertIn('page fault', s.message)

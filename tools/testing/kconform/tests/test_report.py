@@ -65,8 +65,8 @@ class WriterTest(unittest.TestCase):
 def timed() -> report.RunReport:
 	"""The recorded guest console and the host times of its lines."""
 	times = [float(t) for t in load('kselftest_timed.times')]
-	rest, rest_times, sections = bench.split(load('kselftest_timed.log'),
-						 times)
+	rest, rest_times, sections = bench.split_timed(
+		load('kselftest_timed.log'), times)
 	suites = console.suites_from_console(rest, 'kselftest', ['tcp_ehash'],
 					     False, '<guest boot>', rest_times)
 	suites += bench.suites(sections, ['tcp_ehash'], False, times)
