@@ -2,6 +2,8 @@
 """results.json and junit.xml: well-formed whatever the console held."""
 
 import json
+import subprocess
+import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
@@ -11,6 +13,9 @@ from kconform import bench, console, report
 from kconform.model import Case, Status, Suite
 
 from .test_console import DATA, load
+from .test_gate import SHARED_CHECK
+
+KERNEL = {'source': 'linux-source-6.1', 'version': '6.1.0', 'series_sha256': ''}
 
 
 def garbage() -> report.RunReport:
@@ -20,7 +25,7 @@ def garbage() -> report.RunReport:
 		'utf-8', errors='surrogateescape').splitlines()
 	suites = console.suites_from_console(raw, 'kunit', ['tcp_ehash'], False,
 					     '<kunit boot>')
-	rep = report.RunReport({'source': 'linux-source-6.1'}, 'tcg', suites)
+	rep = report.RunReport(KERNEL, 'tcg', suites)
 	rep.suites[0].cases.append(Case('bench', Status.PASS,
 					metrics={'ops': float('1e999')}))
 	return rep
@@ -60,6 +65,11 @@ class WriterTest(unittest.TestCase):
 			'tcp_ehash_test_\\udced\\udca0\\udc80surrogate', 'bench'])
 		self.assertEqual(cases[3]['metrics'], {'ops': None})
 		text.encode('utf-8', errors='strict')
+		if SHARED_CHECK.exists():
+			r = subprocess.run([sys.executable, str(SHARED_CHECK),
+					    str(self.tmp / 'results.json')],
+					   capture_output=True, text=True, check=False)
+			self.assertEqual(r.returncode, 0, r.stdout)
 
 
 def timed() -> report.RunReport:
@@ -70,7 +80,7 @@ def timed() -> report.RunReport:
 	suites = console.suites_from_console(rest, 'kselftest', ['tcp_ehash'],
 					     False, '<guest boot>', rest_times)
 	suites += bench.suites(sections, ['tcp_ehash'], False, times)
-	return report.RunReport({'source': 'linux-source-6.1'}, 'kvm', suites)
+	return report.RunReport(KERNEL, 'kvm', suites)
 
 
 class DurationTest(unittest.TestCase):
