@@ -274,6 +274,17 @@ class KernelReportTest(unittest.TestCase):
 					    'tcp_ehash_test_free': Status.PASS})
 		self.assertEqual(s.status, Status.PASS)
 
+	def test_printk_caller_prefix(self) -> None:
+		s = self.reports('kunit_caller.log', 'kunit')['tcp_ehash']
+		self.assertEqual([(c.name, c.status, c.message) for c in s.cases], [
+			('tcp_ehash_test_defaults', Status.FAIL,
+			 'tcp_ehash_test_defaults: EXPECTATION FAILED at '
+			 'net/ipv4/tcp_ehash_test.c:80\nExpected tw == 64, but\n'
+			 'tw == 32 (0x20)'),
+			('tcp_ehash_test_fallback', Status.SKIP, 'needs CONFIG_FAILSLAB'),
+			('tcp_ehash_test_silent', Status.FAIL, 'skipped without a reason'),
+			('tcp_ehash_test_free', Status.PASS, '')])
+
 	def test_userspace_line_interrupted_by_the_kernel(self) -> None:
 		s = self.reports('kselftest_glued.log')
 		self.assertEqual(set(s), {'tcp_ehash'})
