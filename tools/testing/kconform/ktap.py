@@ -24,7 +24,7 @@ _PREFIX = r'(?:\[\s*\d+\.\d+\](?:\[\s*[TC]\d+\])?|\[\s*[TC]\d+\])'
 _TIMESTAMP = re.compile(r'^' + _PREFIX + r'\s?')
 # A kernel line glued to the end of a partial line on the serial console
 # ("ok 3 test_x[   12.345] random: ..."): the line is cut before it.
-_GLUED = re.compile(r'(?<=[^\s\]])(?=' + _PREFIX + r' )')
+_GLUED = re.compile(r'(?<=[^\]])(?=' + _PREFIX + r' )')
 _HEADER = re.compile(r'^K?TAP version \d+\s*$')
 # "1..0 # SKIP reason" is what ksft_exit_skip() prints for a program that
 # skips as a whole.
@@ -85,7 +85,8 @@ def clean(raw: Sequence[str]) -> List[Line]:
 	interrupted on the serial console, its rest (at least its newline)
 	is the next line without a printk prefix; that is joined back to it,
 	with its number ("ok 3 te[ 12.3] random: ..." then "st_x"), unless it
-	starts a line of its own ("#", TAP, "kconform:" markers).
+	starts a line of its own ("#", TAP, "kconform:" markers) and the cut
+	line held more than the runner's "# ".
 	"""
 	out: List[Line] = []
 	cut: Optional[int] = None	# in out: the interrupted userspace line
@@ -93,7 +94,7 @@ def clean(raw: Sequence[str]) -> List[Line]:
 		text = text.rstrip('\r\n').replace('\r', '')
 		kernel = bool(_TIMESTAMP.match(text))
 		if cut is not None and not kernel:
-			if not _own_line(text):
+			if not _own_line(text) or not out[cut][1].strip('# '):
 				text = out.pop(cut)[1] + text
 			cut = None
 		parts = _GLUED.split(text)

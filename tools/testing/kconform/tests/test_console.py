@@ -292,12 +292,13 @@ class KernelReportTest(unittest.TestCase):
 			'tcp_ehash_test/global.default_child_is_zero': Status.PASS,
 			'tcp_ehash_test/global.child_rounds_up': Status.PASS,
 			'tcp_ehash_test/global.loopback': Status.PASS})
-		self.assertEqual(ktap.clean(load('kselftest_glued.log'))[9:14], [
+		self.assertEqual(ktap.clean(load('kselftest_glued.log'))[9:15], [
 			(9, 'random: crng init done'),
 			(10, 'random: 7 urandom warning(s) missed due to ratelimiting'),
 			(11, '# ok 2 global.child_rounds_up'),
-			(12, 'tcp_ehash: loopback done'),
-			(13, '# ok 3 global.loopback')])
+			(12, 'tcp_ehash: table resized to 256 buckets'),
+			(13, 'tcp_ehash: loopback done'),
+			(14, '# ok 3 global.loopback')])
 
 
 class ParserUnitTest(unittest.TestCase):
