@@ -18,6 +18,7 @@ metric, crashes the kernel or never finishes.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -41,9 +42,19 @@ class Section:
 
 def split(raw: Sequence[str]) -> Tuple[List[str], List[Section]]:
 	"""The console without the bench sections, and the sections."""
+	rest, _, sections = split_timed(raw, ())
+	return rest, sections
+
+
+def split_timed(raw: Sequence[str], times: Sequence[float]) -> Tuple[
+		List[str], List[float], List[Section]]:
+	"""split(), and the host times of the lines kept (times has one per
+	raw line)."""
 	rest: List[str] = []
+	rest_times: List[float] = []
 	sections: List[Section] = []
 	current: Optional[Section] = None
+	kept = -1			# a raw line split in parts is kept once
 	for idx, text in ktap.clean(raw):
 		begin, end = BEGIN.match(text), END.match(text)
 		if begin:
@@ -54,30 +65,46 @@ def split(raw: Sequence[str]) -> Tuple[List[str], List[Section]]:
 			current = None
 		elif current:
 			current.lines.append((idx, text))
-		else:
+		elif idx != kept:
+			kept = idx
 			rest.append(raw[idx])
-	return rest, sections
+			if idx < len(times):
+				rest_times.append(times[idx])
+	return rest, rest_times, sections
 
 
-def _metrics(lines: Sequence[ktap.Line]) -> Tuple[Dict[str, Dict[str, float]],
+def _parse_metric(text: str) -> Optional[Dict[str, float]]:
+	"""The numbers of one metric line; None if it is malformed (a value
+	too large for a float, 1e999, is: JSON has no Infinity)."""
+	m = METRIC.match(text)
+	if not m:
+		return None
+	out = {}
+	for pair in m.group(1).split():
+		key, _, value = pair.partition('=')
+		out[key] = float(value)
+		if not math.isfinite(out[key]):
+			return None
+	return out
+
+
+def _metrics(lines: Sequence[ktap.Line]) -> Tuple[Dict[int, Dict[str, float]],
 						  List[str]]:
-	"""Metrics by the name of the result line they precede; bad lines."""
-	out: Dict[str, Dict[str, float]] = {}
+	"""Metrics by the line number of the result line they precede (two
+	cases may share a name); bad lines."""
+	out: Dict[int, Dict[str, float]] = {}
 	bad: List[str] = []
 	pending: Dict[str, float] = {}
-	for _, text in lines:
+	for idx, text in lines:
 		if text.startswith(METRIC_PREFIX):
-			m = METRIC.match(text)
-			if not m:
+			numbers = _parse_metric(text)
+			if numbers is None:
 				bad.append(text)
-				continue
-			for pair in m.group(1).split():
-				key, _, value = pair.partition('=')
-				pending[key] = float(value)
+			else:
+				pending.update(numbers)
 		elif ktap.is_result(text):
-			name = ktap.result_name(text)
 			if pending:
-				out[name] = pending
+				out[idx] = pending
 			pending = {}
 	if pending:
 		bad.append('metrics after the last result line: ' +
@@ -85,13 +112,14 @@ def _metrics(lines: Sequence[ktap.Line]) -> Tuple[Dict[str, Dict[str, float]],
 	return out, bad
 
 
-def _suite(sec: Section, timed_out: bool) -> Suite:
+def _suite(sec: Section, timed_out: bool, times: Sequence[float]) -> Suite:
 	suite = Suite(sec.suite, 'bench')
 	level = ktap.parse_level(sec.lines)
+	ktap.time_nodes(level.nodes, times)
 	metrics, bad = _metrics(sec.lines)
 	for node in level.nodes:
 		for case in ktap.leaf_cases(node):
-			case.metrics = metrics.get(node.name, {}) \
+			case.metrics = metrics.get(node.last, {}) \
 				if case.name == node.name else {}
 			suite.cases.append(case)
 	for text in bad:
@@ -99,10 +127,7 @@ def _suite(sec: Section, timed_out: bool) -> Suite:
 					'malformed metric line: ' + text))
 	for problem in ktap.level_problems(level, 'TAP'):
 		suite.cases.append(Case('<tap>', Status.FAIL, problem))
-	for _, excerpt in console.reports(sec.lines):
-		suite.fail_all(Status.CRASH, 'kernel report in the console:\n'
-			       + excerpt)
-		suite.cases.append(Case('<kernel report>', Status.CRASH, excerpt))
+	console.crash(suite, sec.lines, console.reports(sec.lines))
 	if sec.rc is None:
 		status = Status.TIMEOUT if timed_out else Status.CRASH
 		tail = '\n'.join(t for _, t in sec.lines[-10:])
@@ -118,9 +143,9 @@ def _suite(sec: Section, timed_out: bool) -> Suite:
 
 
 def suites(sections: Sequence[Section], expected: Iterable[str],
-	   timed_out: bool) -> List[Suite]:
+	   timed_out: bool, times: Sequence[float] = ()) -> List[Suite]:
 	"""A bench suite per section, and a failing one per missing suite."""
-	out = [_suite(s, timed_out) for s in sections]
+	out = [_suite(s, timed_out, times) for s in sections]
 	seen = {s.suite for s in sections}
 	for name in expected:
 		if name not in seen:

@@ -593,4 +593,5 @@ def main(argv: Sequence[str]) -> int:
 
 
 def entry(argv: Optional[Sequence[str]] = None) -> None:
+	proc.install_signal_handlers()
 	sys.exit(main(sys.argv[1:] if argv is None else argv))

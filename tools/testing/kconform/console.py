@@ -2,8 +2,9 @@
 """Turn one guest console log into suites: parse, then find crashes.
 
 A kernel report (panic, oops, BUG, WARNING, KASAN, UBSAN, RCU stall, hung
-task) marks the suite that was running when it was printed as crashed,
-with the log excerpt; results parsed before it are kept. A run that hit
+task, ...: REPORT_STARTS) marks the suite that was running when it was
+printed as crashed, with the log excerpt; results parsed before it are
+kept. A run that hit
 its timeout marks the unfinished suite, and every expected suite that
 never started, as timed out.
 """
@@ -11,19 +12,44 @@ never started, as timed out.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import ktap
 from .model import Case, Status, Suite
 
-REPORTS = re.compile(
-	r'^(Kernel panic - not syncing|Oops: |BUG: |kernel BUG at |WARNING: |'
-	r'UBSAN: |general protection fault|'
-	r'rcu: INFO: rcu_\w+ (self-)?detected stall|'
-	r'INFO: rcu_\w+ (self-)?detected stall|'
-	r'INFO: task \S+ blocked for more than)')
+# The first line of each kind of kernel report, matched after the printk
+# prefix. A report runs to its "---[ end" line, if it prints one.
+REPORT_STARTS = (
+	r'Kernel panic - not syncing',
+	r'Oops: ',
+	r'.*: [0-9a-f]{4} \[#\d+\]',	# oops counter: divide error, invalid opcode
+	r'(\S+: )?BUG: ',		# KASAN, KFENCE, sleeping function, soft lockup
+	r'BUG \S+ \((Not tainted|Tainted: [^)]*)\): ',	# SLUB debug
+	r'kernel BUG at ',
+	r'WARNING: ',			# WARN(), lockdep, suspicious RCU usage
+	r'UBSAN: ',
+	r'general protection fault',
+	r'Unable to handle kernel ',
+	r'list_(add|del) corruption',
+	r'unreferenced object 0x',	# kmemleak
+	r'(rcu: )?INFO: rcu_\w+ (self-)?detected stall',
+	r'INFO: task \S+ blocked for more than',
+	r'(NMI )?watchdog: Watchdog detected hard LOCKUP',
+)
+REPORTS = re.compile('^(' + '|'.join(REPORT_STARTS) + ')')
+# The end of a report; one whose first line was lost is still a report.
+REPORT_END = re.compile(r'^-+\[ end (trace|Kernel panic)')
+# A fault that the oops line ("Oops: 0002 [#1]", "invalid opcode: 0000
+# [#1]") follows within OOPS_WITHIN lines, as part of the same report.
+OOPS_LEADS = re.compile(r'^(BUG: (kernel NULL pointer|unable to handle)|'
+			r'kernel BUG at |Unable to handle kernel )')
+OOPS = re.compile(r'^(Oops: |.*: [0-9a-f]{4} \[#\d+\])')
+OOPS_WITHIN = 10
+REPORTED = 'kernel report in the console:\n'
 EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
+REPORT_SPAN = 400		# lines from a report's start to its end at most
+EXCERPTS_KEPT = 3		# per kind of report; the rest are counted
 
 
 _LINUX_VERSION = re.compile(r'Linux version (\S+)')
@@ -38,16 +64,67 @@ def kernel_version(raw: Sequence[str]) -> str:
 	return '?'
 
 
-def reports(lines: Sequence[ktap.Line]) -> List[Tuple[int, str]]:
-	"""Every kernel report in the log, as (line index, excerpt)."""
-	found = []
-	pos = {idx: n for n, (idx, _) in enumerate(lines)}
-	for idx, text in lines:
-		if REPORTS.match(text):
-			n = pos[idx]
-			chunk = lines[max(0, n - EXCERPT_BEFORE):n + EXCERPT_AFTER]
-			found.append((idx, '\n'.join(t for _, t in chunk)))
+def reports(lines: Sequence[ktap.Line]) -> List[int]:
+	"""The position in lines of the start of every kernel report."""
+	found: List[int] = []
+	start: Optional[int] = None	# of the report still open
+	leads: Optional[int] = None	# of a fault an oops line may follow
+	for n, (_, text) in enumerate(lines):
+		if REPORT_END.match(text):
+			if start is None or n - start > REPORT_SPAN:
+				found.append(n)
+			start = None
+		elif REPORTS.match(text):
+			if leads is not None and n - leads <= OOPS_WITHIN and \
+					OOPS.match(text):
+				leads = None
+				continue
+			found.append(n)
+			start = n
+			leads = n if OOPS_LEADS.match(text) else None
 	return found
+
+
+def excerpt(lines: Sequence[ktap.Line], n: int) -> str:
+	chunk = lines[max(0, n - EXCERPT_BEFORE):n + EXCERPT_AFTER]
+	return '\n'.join(t for _, t in chunk)
+
+
+_HEX = re.compile(r'\b(0x)?[0-9a-f]*\d[0-9a-f]*\b')
+_NUMBER = re.compile(r'(?<![A-Za-z_\d])(?<!\.[ch]:)(?<!\.rs:)\d+')
+
+
+def signature(text: str) -> str:
+	"""A report's first line without what changes between two reports
+	of one bug: addresses, PIDs, CPUs, times (file:line is kept)."""
+	return _NUMBER.sub('N', _HEX.sub(lambda m: m.group(0) if
+					 m.group(0).isdigit() else 'X', text))
+
+
+def report_cases(lines: Sequence[ktap.Line], found: Sequence[int]) -> List[Case]:
+	"""One case per kind of report (its signature), with how often it
+	came and its first excerpts: 200 000 WARNINGs are one case."""
+	groups: Dict[str, List[int]] = {}
+	for n in found:
+		groups.setdefault(signature(lines[n][1]), []).append(n)
+	cases = []
+	for where in groups.values():
+		head = lines[where[0]][1]
+		if len(where) > 1:
+			head += (f' (and {len(where) - 1} more like it; the first '
+				 f'{min(len(where), EXCERPTS_KEPT)} follow)')
+		cases.append(Case('<kernel report>', Status.CRASH, '\n\n'.join(
+			[head] + [excerpt(lines, n) for n in where[:EXCERPTS_KEPT]])))
+	return cases
+
+
+def crash(suite: Suite, lines: Sequence[ktap.Line], found: Sequence[int]) -> None:
+	"""Mark the suite crashed by the reports found in its lines."""
+	if not found:
+		return
+	if not suite.message.startswith(REPORTED):
+		suite.fail_all(Status.CRASH, REPORTED + excerpt(lines, found[0]))
+	suite.cases.extend(report_cases(lines, found))
 
 
 def _owner(level: ktap.Level, idx: int) -> Optional[ktap.Node]:
@@ -59,25 +136,28 @@ def _owner(level: ktap.Level, idx: int) -> Optional[ktap.Node]:
 
 
 def suites_from_console(raw: Sequence[str], kind: str, expected: Iterable[str],
-			timed_out: bool, boot_name: str) -> List[Suite]:
-	"""Every suite the console shows, plus the expected ones it lacks."""
+			timed_out: bool, boot_name: str,
+			times: Sequence[float] = ()) -> List[Suite]:
+	"""Every suite the console shows, plus the expected ones it lacks;
+	times (host seconds, one per raw line) give the cases durations."""
 	lines = ktap.clean(raw)
 	level = ktap.parse_level(lines)
+	ktap.time_nodes(level.nodes, times)
 	convert: Callable[[ktap.Level], List[Suite]] = \
 		ktap.kunit_suites if kind == 'kunit' else ktap.kselftest_suites
 	suites = convert(level)
 	by_node = {id(n): s for s, n in zip(_suites_per_node(suites, level),
 					    level.nodes)}
 
-	for idx, excerpt in reports(lines):
-		owner = _owner(level, idx)
+	hits: Dict[int, Tuple[Suite, List[int]]] = {}
+	for n in reports(lines):
+		owner = _owner(level, lines[n][0])
 		hit = by_node.get(id(owner)) if owner else None
 		if hit is None:
 			hit = _extra(suites, boot_name, kind)
-		if hit.status != Status.CRASH:
-			hit.fail_all(Status.CRASH, 'kernel report in the console:\n'
-				     + excerpt)
-		hit.cases.append(Case('<kernel report>', Status.CRASH, excerpt))
+		hits.setdefault(id(hit), (hit, []))[1].append(n)
+	for hit, found in hits.values():
+		crash(hit, lines, found)
 
 	if timed_out:
 		for suite in suites:

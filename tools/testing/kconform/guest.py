@@ -209,8 +209,9 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 		expected = sorted({e.split(':')[0] for e in run_list})
 	r = proc.run(qemu_argv(job, accel, ' '.join(parts)), job.out / log_name,
 		     job.timeout, echo=echo)
-	rest, sections = bench.split(r.lines)
+	rest, rest_times, sections = bench.split_timed(r.lines, r.times)
 	return console.suites_from_console(rest, 'kselftest', expected,
-					   r.timed_out, '<guest boot>') + \
+					   r.timed_out, '<guest boot>',
+					   rest_times) + \
 		bench.suites(sections, benches(specs) if run_list is None else [],
-			     r.timed_out)
+			     r.timed_out, r.times)

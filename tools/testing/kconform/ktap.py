@@ -18,9 +18,17 @@ from .model import Case, Status, Suite
 
 Line = Tuple[int, str]
 
-_TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+# printk's prefix: "[    1.234567]", with CONFIG_PRINTK_CALLER also
+# "[    T1]" (task) or "[    C0]" (CPU), or the caller alone.
+_PREFIX = r'(?:\[\s*\d+\.\d+\](?:\[\s*[TC]\d+\])?|\[\s*[TC]\d+\])'
+_TIMESTAMP = re.compile(r'^' + _PREFIX + r'\s?')
+# A kernel line glued to the end of a partial line on the serial console
+# ("ok 3 test_x[   12.345] random: ..."): the line is cut before it.
+_GLUED = re.compile(r'(?<=[^\]])(?=' + _PREFIX + r' )')
 _HEADER = re.compile(r'^K?TAP version \d+\s*$')
-_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
+# "1..0 # SKIP reason" is what ksft_exit_skip() prints for a program that
+# skips as a whole.
+_PLAN = re.compile(r'^1\.\.(\d+)(?:\s+#\s*(.*?))?\s*$')
 _RESULT = re.compile(r'^(not ok|ok)\b(.*)$')
 _RESULT_FULL = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?(.*))?$')
 _SUBTEST = re.compile(r'^# Subtest: (.+)$')
@@ -31,6 +39,10 @@ _KSFT_PROG = re.compile(r'^selftests: (\S+): (\S+)$')
 # the test's name; the name is on the harness's "RUN" line before it.
 _HARNESS_RUN = re.compile(r'^RUN\s+(\S+) \.\.\.$')
 MAX_MESSAGE = 2000
+MESSAGE_TAIL = 400		# of MAX_MESSAGE: the end of a long message
+# Deeper nesting than this is garbage (a line of 4000 spaces), not TAP:
+# a reported problem, not a parse that recurses without bound.
+MAX_DEPTH = 32
 
 
 @dataclass
@@ -44,12 +56,15 @@ class Node:
 	problems: List[str] = field(default_factory=list)
 	first: int = -1
 	last: int = -1
+	start: int = -1			# the line its duration counts from
+	duration: Optional[float] = None	# host seconds, when timed
 
 
 @dataclass
 class Level:
 	nodes: List[Node] = field(default_factory=list)
 	plan: Optional[int] = None
+	plan_directive: str = ''	# "SKIP reason" of a "1..0 # SKIP reason"
 	structured: bool = False
 	subtest: str = ''
 	problems: List[str] = field(default_factory=list)
@@ -63,12 +78,35 @@ class Level:
 
 
 def clean(raw: Sequence[str]) -> List[Line]:
-	"""Number the lines and strip printk timestamps and line ends."""
+	"""Number the lines and strip printk prefixes and line ends.
+
+	A kernel line glued to the end of another becomes a line of its own,
+	with the same number. When the other is a userspace line the kernel
+	interrupted on the serial console, its rest (at least its newline)
+	is the next line without a printk prefix; that is joined back to it,
+	with its number ("ok 3 te[ 12.3] random: ..." then "st_x"), unless it
+	starts a line of its own ("#", TAP, "kconform:" markers) and the cut
+	line held more than the runner's "# ".
+	"""
 	out: List[Line] = []
+	cut: Optional[int] = None	# in out: the interrupted userspace line
 	for i, text in enumerate(raw):
 		text = text.rstrip('\r\n').replace('\r', '')
-		out.append((i, _TIMESTAMP.sub('', text)))
+		kernel = bool(_TIMESTAMP.match(text))
+		if cut is not None and not kernel:
+			if not _own_line(text) or not out[cut][1].strip('# '):
+				text = out.pop(cut)[1] + text
+			cut = None
+		parts = _GLUED.split(text)
+		if len(parts) > 1 and not kernel:
+			cut = len(out)
+		out.extend((i, _TIMESTAMP.sub('', part)) for part in parts)
 	return out
+
+
+def _own_line(text: str) -> bool:
+	"""Not the rest of an interrupted line: a line that starts anew."""
+	return text.startswith(('#', 'kconform:')) or _structural(text.strip())
 
 
 def _structural(text: str) -> bool:
@@ -98,16 +136,30 @@ def result_name(text: str) -> str:
 	return _split_result(text)[2]
 
 
-def parse_level(lines: Sequence[Line]) -> Level:
+def parse_level(lines: Sequence[Line], depth: int = 0,
+		deep: Optional[List[str]] = None) -> Level:
+	"""One nesting level; deeper levels recurse at most MAX_DEPTH times."""
 	level = Level()
 	child: List[Line] = []
 	hash_child = False
 	diag: List[Line] = []
 	expected = 1
+	previous: Optional[int] = None	# last header, plan or result line here
+	top = deep is None
+	too_deep: List[str] = [] if deep is None else deep
 
-	def close(node: Node) -> None:
+	def nested(idx: int, text: str) -> bool:
+		"""Keep a nested line for the level below, unless too deep."""
+		if depth < MAX_DEPTH:
+			child.append((idx, text))
+			return True
+		if not too_deep:
+			too_deep.append(f'line {idx + 1} is nested deeper than '
+				    f'{MAX_DEPTH} levels; its nesting is not parsed')
+		return False
+
+	def close(node: Node, sub: Level) -> None:
 		nonlocal child, diag, hash_child
-		sub = parse_level(child) if child else Level()
 		if sub.structured:
 			node.children = sub.nodes
 			node.problems = sub.problems
@@ -118,24 +170,32 @@ def parse_level(lines: Sequence[Line]) -> Level:
 					f'results were reported')
 			if not node.name:
 				node.name = sub.subtest
+			if sub.plan == 0 and _is_skip(sub.plan_directive) and \
+					node.directive.strip().upper() == 'SKIP':
+				node.directive = sub.plan_directive
 		else:
 			node.diag = sorted(diag + child)
 		starts = [i for i, _ in diag + child]
 		node.first = min(starts) if starts else node.last
 		child, diag, hash_child = [], [], False
 
+	def below() -> Level:
+		return parse_level(child, depth + 1, too_deep) if child else Level()
+
 	for idx, text in lines:
-		if text.startswith('    '):
-			child.append((idx, text[4:]))
+		if not text.strip():
 			continue
-		if text.startswith('\t'):
-			child.append((idx, text[1:]))
+		if text.startswith(('    ', '\t')):
+			if not nested(idx, text[4:] if text[0] == ' ' else text[1:]):
+				diag.append((idx, text.strip()))
 			continue
 		if text.startswith('#'):
 			inner = text[2:] if text.startswith('# ') else text[1:]
 			if hash_child or _structural(inner):
-				hash_child = True
-				child.append((idx, inner))
+				if nested(idx, inner):
+					hash_child = True
+				else:
+					diag.append((idx, inner.strip()))
 				continue
 		if _RESULT.match(text):
 			level.structured = True
@@ -151,7 +211,9 @@ def parse_level(lines: Sequence[Line]) -> Level:
 					f'expected {expected}')
 			expected = num + 1
 			node = Node(name, ok, directive, last=idx)
-			close(node)
+			close(node, below())
+			node.start = node.first if previous is None else previous
+			previous = idx
 			if not node.name:
 				node.name = _run_name(node) or f'<test {num}>'
 			level.nodes.append(node)
@@ -170,21 +232,24 @@ def parse_level(lines: Sequence[Line]) -> Level:
 				expected = 1
 			level.structured = True
 			diag = []
+			previous = idx
 			continue
 		m = _PLAN.match(text)
 		if m:
 			level.structured = True
 			level.plan = int(m.group(1))
+			level.plan_directive = (m.group(2) or '').strip()
+			previous = idx
 			continue
 		m = _SUBTEST.match(text)
 		if m:
 			level.subtest = m.group(1).strip()
 			continue
-		if text.strip():
-			diag.append((idx, text[1:].strip() if text.startswith('#')
-				     else text.strip()))
+		diag.append((idx, text[1:].strip() if text.startswith('#')
+			     else text.strip()))
 
-	if child and parse_level(child).structured:
+	sub = below()
+	if sub.structured:
 		name = ''
 		for _, d in reversed(diag):
 			m = _KSFT_PROG.match(d)
@@ -192,12 +257,19 @@ def parse_level(lines: Sequence[Line]) -> Level:
 				name = d
 				break
 		node = Node(name, None, last=child[-1][0])
-		close(node)
+		close(node, sub)
+		node.start = node.first if previous is None else previous
 		node.name = node.name or '<unnamed>'
 		level.nodes.append(node)
 	else:
 		level.diag = sorted(diag + child)
+	if top:
+		level.problems.extend(too_deep)
 	return level
+
+
+def _is_skip(directive: str) -> bool:
+	return directive.partition(' ')[0].upper() == 'SKIP'
 
 
 def _run_name(node: Node) -> str:
@@ -212,11 +284,31 @@ def parse(raw: Sequence[str]) -> Level:
 	return parse_level(clean(raw))
 
 
+def time_nodes(nodes: Sequence[Node], times: Sequence[float]) -> None:
+	"""A node's duration: the host time of its result line minus that of
+	the line that started it (the result, plan or header line before it
+	on its level, else its first line). times has one per console line."""
+	for node in nodes:
+		if 0 <= node.start <= node.last < len(times):
+			node.duration = max(0.0, times[node.last] - times[node.start])
+		time_nodes(node.children, times)
+
+
 def _message(node: Node) -> str:
 	keep = [t for _, t in node.diag if t and not _STATS.search(t) and
 		not _KSFT_PROG.match(t)]
-	text = '\n'.join(keep)
-	return text[-MAX_MESSAGE:]
+	return cut('\n'.join(keep))
+
+
+def cut(text: str, limit: int = MAX_MESSAGE) -> str:
+	"""About limit characters: the head (where an assertion names its
+	file:line) and the tail, with the cut marked."""
+	if len(text) <= limit:
+		return text
+	tail = min(MESSAGE_TAIL, limit // 4)
+	gone = len(text) - (limit - tail)
+	return (text[:limit - tail] + f'\n[... {gone} characters cut ...]\n'
+		+ text[-tail:])
 
 
 def node_status(node: Node) -> Tuple[Status, str]:
@@ -244,7 +336,7 @@ def leaf_cases(node: Node, prefix: str = '') -> List[Case]:
 	name = prefix + node.name
 	status, msg = node_status(node)
 	if not node.children:
-		return [Case(name, status, msg)]
+		return [Case(name, status, msg, duration_s=node.duration)]
 	cases: List[Case] = []
 	for child in node.children:
 		cases.extend(leaf_cases(child, name + '/'))
@@ -254,7 +346,7 @@ def leaf_cases(node: Node, prefix: str = '') -> List[Case]:
 					 for c in cases):
 		cases.append(Case(name, status, msg or
 				  'the parent result is not ok although '
-				  'every subtest passed'))
+				  'every subtest passed', duration_s=node.duration))
 	return cases
 
 
@@ -300,7 +392,8 @@ def kselftest_suites(level: Level) -> List[Suite]:
 			cases.append(Case(prog + '/<tap>', Status.FAIL, problem))
 		if not node.children:
 			status, msg = node_status(node)
-			cases.append(Case(prog, status, msg))
+			cases.append(Case(prog, status, msg,
+					  duration_s=node.duration))
 		new = _suite_from(node, target, 'kselftest', cases)
 		if target in suites:
 			old = suites[target]

@@ -9,6 +9,7 @@ the .config: a test dropped by an unmet dependency is a failure.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,26 +69,49 @@ def build(job: KunitJob) -> None:
 	_validate(job)
 
 
-def execute(job: KunitJob, expected: Sequence[str], qemu_args: Sequence[str],
-	    filter_glob: str = '', tag: str = '') -> List[Suite]:
-	"""One boot of the KUnit kernel; filter_glob is kunit.filter_glob
-	(`suite.case` globs), tag names this boot's logs (reruns)."""
-	extra = [f'--timeout={job.timeout}', f'--json={job.out / f"kunit{tag}.json"}']
+# kunit.py boots without panic=, so a panic hung the guest until the
+# timeout. panic=-1 reboots at once, and kunit.py's QEMU runs with
+# -no-reboot, so it exits; oops=panic does the same for an oops in a test
+# case, whose kthread would die while KUnit waited for it until the
+# timeout. A WARNING does not end the boot.
+KERNEL_ARGS = ('panic=-1', 'oops=panic')
+_KTAP = re.compile(r'(^|\] )K?TAP version \d+')
+
+
+def exec_argv(job: KunitJob, qemu_args: Sequence[str],
+	      filter_glob: str = '') -> List[str]:
+	# --raw_output=all: kunit.py prints the console as it comes, so it
+	# streams through proc.run, which gives every line its host time.
+	extra = [f'--timeout={job.timeout}', '--raw_output=all',
+		 *(f'--kernel_args={a}' for a in KERNEL_ARGS)]
 	if qemu_args:
 		extra.append('--qemu_args=' + ' '.join(qemu_args))
 	if filter_glob:
 		extra.append(filter_glob)
-	r = proc.run(_tool(job, 'exec', *extra), job.out / f'kunit-tool{tag}.log',
-		     job.timeout + 120, cwd=job.tree)
+	return _tool(job, 'exec', *extra)
+
+
+def execute(job: KunitJob, expected: Sequence[str], qemu_args: Sequence[str],
+	    filter_glob: str = '', tag: str = '') -> List[Suite]:
+	"""One boot of the KUnit kernel; filter_glob is kunit.filter_glob
+	(`suite.case` globs), tag names this boot's log (reruns)."""
+	# Unbuffered: kunit.py's print() to a pipe would hand the lines over
+	# in blocks, with the time of the block.
+	r = proc.run(exec_argv(job, qemu_args, filter_glob),
+		     job.out / f'kunit-console{tag}.log', job.timeout + 120,
+		     cwd=job.tree, env={'PYTHONUNBUFFERED': '1'})
+	return classify(r, expected)
+
+
+def classify(r: proc.Run, expected: Sequence[str]) -> List[Suite]:
+	"""Suites from kunit.py's raw output: the guest console, between
+	kunit.py's own lines."""
 	timed_out = r.timed_out or any('timed out after' in l for l in r.lines)
-	log = job.build_dir / 'test.log'
-	raw = log.read_text(errors='replace').splitlines() if log.exists() else []
-	(job.out / f'kunit-console{tag}.log').write_text('\n'.join(raw) + '\n')
-	suites = console.suites_from_console(raw, 'kunit', expected, timed_out,
-					     '<kunit boot>')
-	if not raw:
+	suites = console.suites_from_console(r.lines, 'kunit', expected,
+					     timed_out, '<kunit boot>', r.times)
+	if not any(_KTAP.search(l) for l in r.lines):
 		for s in suites:
 			s.fail_all(Status.TIMEOUT if timed_out else Status.FAIL,
-				   'kunit.py produced no console log '
+				   'kunit.py showed no KTAP output '
 				   f'(see {r.log}):\n{r.tail(15)}')
 	return suites

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 
 class Status(str, enum.Enum):
@@ -34,6 +34,7 @@ class Case:
 	message: str = ''
 	metrics: Dict[str, float] = field(default_factory=dict)	# benchmarks
 	flaky: bool = False		# bad on the first run, passed on the rerun
+	duration_s: Optional[float] = None	# host time, from console lines
 
 
 @dataclass

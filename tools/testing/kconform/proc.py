@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Run commands: argument lists only, output teed to a log, hard timeouts."""
+"""Run commands: argument lists only, output teed to a log, hard timeouts.
+
+Every child runs in a process group of its own, registered while it
+lives: whatever ends the runner (SIGTERM, SIGINT, SIGHUP, an exception,
+exit) kills those groups, so no make -j, tar or QEMU outlives it.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shlex
@@ -10,9 +16,10 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from types import FrameType
+from typing import Dict, List, Optional, Sequence, Set
 
 from .model import KconformError
 
@@ -27,6 +34,7 @@ class Run:
 	timed_out: bool
 	elapsed: float
 	log: Path
+	times: List[float] = field(default_factory=list)	# monotonic, per line
 
 	def tail(self, n: int = LOG_TAIL) -> str:
 		"""The first compiler/make error with what follows it, else the end."""
@@ -34,6 +42,44 @@ class Run:
 			if _ERROR.search(line):
 				return ''.join(self.lines[i:i + n])
 		return ''.join(self.lines[-n:])
+
+
+class Terminated(BaseException):
+	"""SIGTERM or SIGHUP: like KeyboardInterrupt, no stage may swallow it,
+	and the run still writes what results it has."""
+
+	def __init__(self, signum: int) -> None:
+		super().__init__(f'terminated by {signal.Signals(signum).name}')
+		self.signum = signum
+
+
+_LIVE: Set[int] = set()		# process groups of running children
+_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def kill_children() -> None:
+	"""Kill every live child's process group."""
+	for pgid in list(_LIVE):
+		try:
+			os.killpg(pgid, signal.SIGKILL)
+		except ProcessLookupError:
+			pass
+		_LIVE.discard(pgid)
+
+
+def _on_signal(signum: int, frame: Optional[FrameType]) -> None:
+	kill_children()
+	if signum == signal.SIGINT:
+		raise KeyboardInterrupt
+	raise Terminated(signum)
+
+
+def install_signal_handlers() -> None:
+	"""For the runner's main thread: a signal kills the children and
+	raises in the main thread; exit kills what is left."""
+	for sig in _SIGNALS:
+		signal.signal(sig, _on_signal)
+	atexit.register(kill_children)
 
 
 # A compiler's "error:" / "error[E0599]:" or make's "*** [...] Error N".
@@ -53,24 +99,31 @@ def run(argv: Sequence[str], log: Path, timeout: float,
 		full_env.update(env)
 	start = time.monotonic()
 	lines: List[str] = []
+	times: List[float] = []
 	seen = threading.Event()
 	with open(log, 'w', encoding='utf-8', errors='replace') as out:
 		out.write('$ ' + ' '.join(shlex.quote(a) for a in argv) + '\n')
 		out.flush()
+		# No signal between the start and the registration of the group.
+		blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
 		try:
 			proc = subprocess.Popen(list(argv), cwd=cwd, env=full_env,
 						stdin=subprocess.DEVNULL,
 						stdout=subprocess.PIPE,
 						stderr=subprocess.STDOUT,
 						start_new_session=True)
+			_LIVE.add(proc.pid)
 		except OSError as e:
 			raise KconformError(f'cannot run {argv[0]}: {e}') from e
+		finally:
+			signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 		assert proc.stdout is not None
 
 		def reader() -> None:
 			assert proc.stdout is not None
 			for raw in proc.stdout:
 				text = raw.decode('utf-8', errors='replace')
+				times.append(time.monotonic())
 				lines.append(text)
 				out.write(text)
 				out.flush()
@@ -82,21 +135,27 @@ def run(argv: Sequence[str], log: Path, timeout: float,
 		thread.start()
 		timed_out = False
 		deadline = start + timeout
-		while proc.poll() is None:
-			if seen.is_set():
+		try:
+			while proc.poll() is None:
+				if seen.is_set():
+					_kill(proc)
+					break
+				if time.monotonic() > deadline:
+					timed_out = True
+					_kill(proc)
+					break
+				time.sleep(0.1)
+		finally:
+			if proc.poll() is None:
 				_kill(proc)
-				break
-			if time.monotonic() > deadline:
-				timed_out = True
-				_kill(proc)
-				break
-			time.sleep(0.1)
-		proc.wait()
-		thread.join(timeout=5)
-		proc.stdout.close()
+			proc.wait()
+			_LIVE.discard(proc.pid)
+			thread.join(timeout=5)
+			proc.stdout.close()
 	code = 0 if seen.is_set() else proc.returncode
-	return Run(list(argv), lines, code, timed_out,
-		   time.monotonic() - start, log)
+	n = min(len(lines), len(times))	# a reader still stuck after join
+	return Run(list(argv), lines[:n], code, timed_out,
+		   time.monotonic() - start, log, times[:n])
 
 
 def _kill(proc: 'subprocess.Popen[bytes]') -> None:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,18 +52,46 @@ class RunReport:
 		}
 
 
+# What XML 1.0 cannot hold (NUL, ESC, BEL, BS, U+FFFE, lone surrogates:
+# serial garbage, colour codes), and lone surrogates, which UTF-8 cannot.
+_NOT_XML = re.compile('[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
+
+
+def printable(text: str) -> str:
+	"""Text that JSON and XML writers and readers all take: characters
+	they cannot hold are written as \\xNN or \\uNNNN."""
+	return _NOT_XML.sub(lambda m: f'\\x{ord(m.group()):02x}'
+			    if ord(m.group()) < 0x100 else
+			    f'\\u{ord(m.group()):04x}', text)
+
+
+def _printable(value: Any) -> Any:
+	if isinstance(value, str):
+		return printable(value)
+	if isinstance(value, dict):
+		return {printable(k): _printable(v) for k, v in value.items()}
+	if isinstance(value, list):
+		return [_printable(v) for v in value]
+	return value
+
+
 def _case(c: Case) -> Dict[str, Any]:
 	out: Dict[str, Any] = {'name': c.name, 'status': c.status.value,
 			       'message': c.message}
 	if c.metrics:
-		out['metrics'] = c.metrics
+		# JSON has no Infinity or NaN: such a value is null.
+		out['metrics'] = {k: v if math.isfinite(v) else None
+				  for k, v in c.metrics.items()}
+	if c.duration_s is not None:
+		out['duration_s'] = round(c.duration_s, 3)
 	if c.flaky:
 		out['flaky'] = True
 	return out
 
 
 def write_json(report: RunReport, path: Path) -> None:
-	path.write_text(json.dumps(report.to_json(), indent=1) + '\n')
+	path.write_text(json.dumps(_printable(report.to_json()), indent=1,
+				   allow_nan=False) + '\n')
 
 
 def write_junit(report: RunReport, path: Path) -> None:
@@ -69,19 +99,32 @@ def write_junit(report: RunReport, path: Path) -> None:
 	for s in report.suites:
 		bad = sum(1 for c in s.cases if c.status in BAD)
 		skipped = sum(1 for c in s.cases if c.status == Status.SKIP)
-		el = ET.SubElement(root, 'testsuite', name=f'{s.kind}.{s.name}',
+		suite = printable(f'{s.kind}.{s.name}')
+		el = ET.SubElement(root, 'testsuite', name=suite,
 				   tests=str(len(s.cases)), failures=str(bad),
 				   skipped=str(skipped))
 		for c in s.cases:
-			tc = ET.SubElement(el, 'testcase', name=c.name,
-					   classname=f'{s.kind}.{s.name}')
+			tc = ET.SubElement(el, 'testcase', name=printable(c.name),
+					   classname=suite)
+			if c.duration_s is not None:
+				tc.set('time', f'{c.duration_s:.3f}')
+			message = printable(c.message)
 			if c.status == Status.SKIP:
-				ET.SubElement(tc, 'skipped', message=c.message)
+				ET.SubElement(tc, 'skipped', message=message)
 			elif c.status in BAD:
 				f = ET.SubElement(tc, 'failure', type=c.status.value,
-						  message=c.message.split('\n', 1)[0])
-				f.text = c.message
+						  message=message.split('\n', 1)[0])
+				f.text = message
 	ET.ElementTree(root).write(path, encoding='unicode', xml_declaration=True)
+
+
+def slowest(report: RunReport, n: int = 5) -> List[str]:
+	"""The n slowest cases, slowest first, one line each."""
+	timed = [(c.duration_s, s, c) for s in report.suites for c in s.cases
+		 if c.duration_s is not None]
+	timed.sort(key=lambda t: -t[0])
+	return [f'   {d:9.3f} s  {s.kind} {s.name}: {c.name}'
+		for d, s, c in timed[:n]]
 
 
 def summary(report: RunReport,
@@ -121,4 +164,8 @@ def summary(report: RunReport,
 			out.append(line)
 	for e in report.errors:
 		out.append('error: ' + e.split('\n', 1)[0])
+	slow = slowest(report)
+	if slow:
+		out.append('slowest cases:')
+		out.extend(slow)
 	return out

@@ -14,7 +14,7 @@ class BenchTest(unittest.TestCase):
 	def test_sections_leave_the_kselftest_document_alone(self) -> None:
 		rest, sections = bench.split(load('bench.log'))
 		self.assertEqual([s.suite for s in sections],
-				 ['bpf_user_ringbuf', 'other'])
+				 ['bpf_user_ringbuf', 'other', 'twice'])
 		self.assertEqual(rest[-1], 'kconform: run_kselftest.sh exited with 0')
 		self.assertFalse(any('kconform-metric' in line for line in rest))
 
@@ -44,6 +44,18 @@ class BenchTest(unittest.TestCase):
 		self.assertIn('could not create the map', msgs['setup'])
 		self.assertIn('samples_per_s=fast', msgs['<metric>'])
 		self.assertEqual(msgs['<exit>'], 'the benchmark exited with 1')
+
+	def test_metrics_go_by_position_and_must_be_finite(self) -> None:
+		_, sections = bench.split(load('bench.log'))
+		s = by_name(bench.suites(sections, [], False))['twice']
+		self.assertEqual([(c.name, c.status, c.metrics, c.message)
+				  for c in s.cases], [
+			('copy', Status.PASS, {'mb_per_s': 812.5}, ''),
+			('copy', Status.PASS, {'mb_per_s': 97.25}, ''),
+			('huge', Status.PASS, {}, ''),
+			('<metric>', Status.FAIL, {}, 'malformed metric line: '
+			 '# kconform-metric: mb_per_s=1e999')])
+		self.assertEqual(s.status, Status.FAIL)
 
 	def test_unfinished_and_missing_benchmarks(self) -> None:
 		log = ['kconform: bench a begin', 'TAP version 13', '1..2',

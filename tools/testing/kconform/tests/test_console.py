@@ -158,6 +158,149 @@ class KselftestTest(unittest.TestCase):
 		self.assertEqual(cases(s)['<kernel report>'], Status.CRASH)
 
 
+class RobustnessTest(unittest.TestCase):
+
+	def test_deep_indentation_is_a_problem_not_a_crash(self) -> None:
+		s = by_name(console.suites_from_console(
+			load('kselftest_deep_indent.log'), 'kselftest', ['tcp_ehash'],
+			False, '<guest boot>'))
+		self.assertEqual(cases(s['tcp_ehash']), {
+			'tcp_ehash_test/global.default_child_is_zero': Status.PASS,
+			'tcp_ehash_test/global.child_rounds_up': Status.FAIL,
+			'tcp_ehash_test/global.fallback_memcg': Status.SKIP,
+			'tcp_ehash_test/global.loopback': Status.PASS})
+		boot = s['<guest boot>']
+		self.assertEqual([(c.name, c.status, c.message) for c in boot.cases],
+				 [('<tap>', Status.FAIL, 'line 10 is nested deeper than '
+				   '32 levels; its nesting is not parsed')])
+
+	def test_program_that_skips_as_a_whole(self) -> None:
+		s = by_name(console.suites_from_console(
+			load('kselftest_skip_program.log'), 'kselftest', ['tcp_ehash'],
+			False, '<guest boot>'))
+		got = {c.name: (c.status, c.message) for c in s['tcp_ehash'].cases}
+		self.assertEqual(got, {
+			'tcp_ehash_test': (Status.SKIP, 'memory controller not available'),
+			'tcp_ehash_silent': (Status.FAIL, 'skipped without a reason')})
+
+	def test_long_failure_keeps_its_head(self) -> None:
+		s = by_name(console.suites_from_console(
+			load('kunit_long_failure.log'), 'kunit', ['tcp_ehash'], False,
+			'<kunit boot>'))['tcp_ehash']
+		msg = s.cases[0].message
+		self.assertTrue(msg.startswith(
+			'tcp_ehash_test_defaults: EXPECTATION FAILED at '
+			'net/ipv4/tcp_ehash_test.c:80\nExpected tw == 64, but\n'
+			'tw == 32 (0x20)\n'), msg[:200])
+		self.assertIn('\n[... 4394 characters cut ...]\n', msg)
+		self.assertTrue(msg.endswith(
+			'tcp_ehash_test_defaults: dump ends here'), msg[-100:])
+		self.assertEqual(len(msg), 2031)
+
+
+class KernelReportTest(unittest.TestCase):
+
+	def reports(self, name: str, kind: str = 'kselftest') -> Dict[str, Suite]:
+		return by_name(console.suites_from_console(
+			load(name), kind, ['tcp_ehash'], False, '<boot>'))
+
+	def test_every_kind_of_report_is_found(self) -> None:
+		s = self.reports('kselftest_reports.log')['tcp_ehash']
+		self.assertEqual(s.status, Status.CRASH)
+		self.assertEqual([c.message.split('\n', 1)[0] for c in s.cases
+				  if c.name == '<kernel report>'], [
+			'watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [lockup:71]',
+			'BUG kmalloc-16 (Not tainted): Redzone overwritten',
+			'divide error: 0000 [#1] PREEMPT SMP NOPTI',
+			'invalid opcode: 0000 [#2] PREEMPT SMP NOPTI',
+			'WARNING: CPU: 0 PID: 75 at net/ipv4/tcp_ehash.c:41 '
+			'tcp_ehash_check+0x33/0x50',
+			'WARNING: CPU: 1 PID: 76 at net/ipv4/tcp_ehash.c:99 '
+			'tcp_ehash_warn+0x12/0x30 (and 1 more like it; the first 2 '
+			'follow)'])
+		self.assertTrue(s.message.startswith(
+			'kernel report in the console:\n# TAP version 13\n# 1..1\n'
+			'watchdog: BUG: soft lockup'), s.message)
+		self.assertEqual(len([c for c in s.cases if c.status == Status.PASS]), 7)
+
+	def test_each_pattern_of_the_table(self) -> None:
+		for line in ['BUG: KASAN: slab-out-of-bounds in tcp_ehash_init+0x2/0x9',
+			     'UBSAN: shift-out-of-bounds in net/ipv4/tcp.c:4660:19',
+			     'kernel BUG at net/ipv4/tcp.c:4660!',
+			     'Unable to handle kernel paging request at virtual address 0',
+			     'list_add corruption. next->prev should be prev (ffff8880), '
+			     'but was 0000000000000000.',
+			     'BUG: sleeping function called from invalid context at '
+			     'mm/slab.h:723',
+			     'WARNING: possible circular locking dependency detected',
+			     'unreferenced object 0xffff888003a4b000 (size 16):',
+			     'general protection fault, probably for non-canonical '
+			     'address 0xdffffc0000000001: 0000 [#1] PREEMPT SMP KASAN',
+			     'Kernel panic - not syncing: hung_task: blocked tasks',
+			     '---[ end trace 0000000000000000 ]---']:
+			lines = ktap.clean(['[    1.000000][    T1] ' + line])
+			self.assertEqual(console.reports(lines), [0], line)
+		self.assertEqual(console.reports(ktap.clean(
+			['[    1.0] ======================================', 'BUG : no',
+			 'a WARNING: in a sentence'])), [])
+
+	def test_an_oops_belongs_to_its_fault(self) -> None:
+		s = self.reports('kunit_panic.log', 'kunit')['tcp_ehash']
+		self.assertEqual([c.message.split('\n', 1)[0] for c in s.cases
+				  if c.name == '<kernel report>'], [
+			'BUG: kernel NULL pointer dereference, address: 0000000000000008',
+			'Kernel panic - not syncing: Fatal exception'])
+
+	def test_a_flood_of_warnings_is_one_case(self) -> None:
+		s = self.reports('kselftest_warn_flood.log')['tcp_ehash']
+		got = [c for c in s.cases if c.name == '<kernel report>']
+		self.assertEqual(len(got), 1)
+		head, *excerpts = got[0].message.split('\n\n')
+		self.assertEqual(head, 'WARNING: CPU: 0 PID: 100 at net/ipv4/'
+				 'tcp_ehash.c:99 tcp_ehash_warn+0x12/0x30 (and 299 '
+				 'more like it; the first 3 follow)')
+		self.assertEqual(len(excerpts), 3)
+		self.assertIn('PID: 102 at', excerpts[2])
+		self.assertEqual(console.signature(
+			'WARNING: CPU: 1 PID: 101 at net/ipv4/tcp_ehash.c:99 '
+			'tcp_ehash_warn+0x12/0x30'),
+			'WARNING: CPU: N PID: N at net/ipv4/tcp_ehash.c:99 '
+			'tcp_ehash_warn+X/X')
+
+	def test_kernel_line_glued_to_a_result_line(self) -> None:
+		s = self.reports('kunit_glued.log', 'kunit')['tcp_ehash']
+		self.assertEqual(cases(s), {'tcp_ehash_test_roundup': Status.PASS,
+					    'tcp_ehash_test_defaults': Status.PASS,
+					    'tcp_ehash_test_free': Status.PASS})
+		self.assertEqual(s.status, Status.PASS)
+
+	def test_printk_caller_prefix(self) -> None:
+		s = self.reports('kunit_caller.log', 'kunit')['tcp_ehash']
+		self.assertEqual([(c.name, c.status, c.message) for c in s.cases], [
+			('tcp_ehash_test_defaults', Status.FAIL,
+			 'tcp_ehash_test_defaults: EXPECTATION FAILED at '
+			 'net/ipv4/tcp_ehash_test.c:80\nExpected tw == 64, but\n'
+			 'tw == 32 (0x20)'),
+			('tcp_ehash_test_fallback', Status.SKIP, 'needs CONFIG_FAILSLAB'),
+			('tcp_ehash_test_silent', Status.FAIL, 'skipped without a reason'),
+			('tcp_ehash_test_free', Status.PASS, '')])
+
+	def test_userspace_line_interrupted_by_the_kernel(self) -> None:
+		s = self.reports('kselftest_glued.log')
+		self.assertEqual(set(s), {'tcp_ehash'})
+		self.assertEqual(cases(s['tcp_ehash']), {
+			'tcp_ehash_test/global.default_child_is_zero': Status.PASS,
+			'tcp_ehash_test/global.child_rounds_up': Status.PASS,
+			'tcp_ehash_test/global.loopback': Status.PASS})
+		self.assertEqual(ktap.clean(load('kselftest_glued.log'))[9:15], [
+			(9, 'random: crng init done'),
+			(10, 'random: 7 urandom warning(s) missed due to ratelimiting'),
+			(11, '# ok 2 global.child_rounds_up'),
+			(12, 'tcp_ehash: table resized to 256 buckets'),
+			(13, 'tcp_ehash: loopback done'),
+			(14, '# ok 3 global.loopback')])
+
+
 class ParserUnitTest(unittest.TestCase):
 
 	def test_directive_split(self) -> None:
