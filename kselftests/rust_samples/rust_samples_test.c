@@ -62,7 +62,7 @@ static bool is_init_record(const char *text)
 static void read_kmsg(int fd, struct lines *out, bool boot,
 		      long long *first_seq, bool *ended)
 {
-	char rec[1024];
+	static char rec[8192];	/* CONSOLE_EXT_LOG_MAX: a record never reads EINVAL */
 	long long seq;
 	ssize_t len;
 	char *text;
