@@ -34,6 +34,9 @@
 
 #define PREFIX "rust_minimal: "
 #define TAINT_LINE "loading out-of-tree module taints kernel."
+/* CONFIG_MODULE_SIG (bpf_security's config) without a signed module */
+#define UNSIGNED_LINE "module verification failed: signature and/or " \
+	"required key missing - tainting kernel"
 #define MAX_LINES 16
 #define FAILSLAB "/sys/kernel/debug/failslab/"
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
@@ -92,8 +95,9 @@ static void read_kmsg(int fd, struct lines *out, bool boot,
 		}
 		if (strncmp(text, PREFIX, strlen(PREFIX)) || out->n == MAX_LINES)
 			continue;
-		/* The module loader's own line, on the first external module. */
-		if (!strcmp(text + strlen(PREFIX), TAINT_LINE))
+		/* The module loader's own lines, on the first external module. */
+		if (!strcmp(text + strlen(PREFIX), TAINT_LINE) ||
+		    !strcmp(text + strlen(PREFIX), UNSIGNED_LINE))
 			continue;
 		snprintf(out->line[out->n++], sizeof(out->line[0]), "%s",
 			 text + strlen(PREFIX));

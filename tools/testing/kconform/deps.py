@@ -22,6 +22,9 @@ RUN_PACKAGES = (
 	'bpftool', 'libbpf-dev', 'zlib1g-dev',
 	# statx_dioalign: mkfs of the file systems it tests, run in the guest
 	'e2fsprogs', 'xfsprogs', 'f2fs-tools',
+	# bpf_security: the guest build's module signing key (certs/Makefile
+	# runs openssl req) and the test keys and PKCS#7 signatures
+	'openssl',
 )
 TEST_PACKAGES = ('python3-mypy',)
 

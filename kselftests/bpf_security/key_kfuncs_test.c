@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The key kfuncs of 6.1 (66d6a4bf94f4, "Merge branch 'bpf: Add kfuncs
+ * for PKCS#7 signature verification'"; kernel/trace/bpf_trace.c):
+ *
+ *   - bpf_lookup_user_key(serial, flags): a key by serial or special id,
+ *     flags only KEY_LOOKUP_CREATE | KEY_LOOKUP_PARTIAL, else NULL; the
+ *     permission check is deferred to the use of the key;
+ *   - bpf_lookup_system_key(id): 0 (builtin), VERIFY_USE_SECONDARY_KEYRING,
+ *     VERIFY_USE_PLATFORM_KEYRING, else NULL;
+ *   - bpf_key_put(): one reference back;
+ *   - bpf_verify_pkcs7_signature(): key_validate() of a user key (the
+ *     deferred check), then verify_pkcs7_signature(); the return values
+ *     are pinned to what 6.1.192 returns for each case;
+ *   - the verifier's rules for them: references, KF_SLEEPABLE, KF_RET_NULL.
+ *
+ * The program (progs/key_kfuncs.bpf.c) is a sleepable BPF LSM program on
+ * bpf(): it runs when this process calls BPF_PROG_GET_NEXT_ID. The
+ * fixture joins a new session keyring holding a keyring "kconform" with
+ * user_a's certificate; data.user_a.p7s is data signed by user_a,
+ * data.user_b.p7s by a key in no keyring, data.builtin.p7s by the key
+ * whose certificate the kernel's build put in the builtin trusted keys.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "../kselftest_harness.h"
+#include "../kconform_util.h"
+#include "progs/key_req.h"
+#include "key_kfuncs.skel.h"
+#include "key_bad.skel.h"
+
+/* include/linux/key.h and include/linux/verification.h, not uapi */
+#define KEY_LOOKUP_CREATE	0x01
+#define KEY_LOOKUP_PARTIAL	0x02
+#define VERIFY_USE_SECONDARY_KEYRING	1
+#define VERIFY_USE_PLATFORM_KEYRING	2
+/* key permissions (include/linux/key.h; keyutils.h, which is not used) */
+#define KEY_POS_VIEW	0x01000000
+#define KEY_POS_READ	0x02000000
+#define KEY_POS_WRITE	0x04000000
+#define KEY_POS_SETATTR	0x20000000
+/* a serial keyctl(KEYCTL_DESCRIBE) is asked about first: no such key */
+#define NO_SUCH_SERIAL	0x7ffffff0
+#define LEAK_RUNS	10000
+
+static long add_key(const char *type, const char *desc, const void *payload,
+		    size_t len, __s32 ring)
+{
+	return syscall(__NR_add_key, type, desc, payload, len, ring);
+}
+
+static long keyctl(int cmd, unsigned long a2, unsigned long a3,
+		   unsigned long a4, unsigned long a5)
+{
+	return syscall(__NR_keyctl, cmd, a2, a3, a4, a5);
+}
+
+/* The whole file installed next to the test, in @buf; its length or -1. */
+static ssize_t slurp(const char *name, void *buf, size_t size)
+{
+	ssize_t len;
+	int fd;
+
+	fd = open(here(name), O_RDONLY);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, size);
+	close(fd);
+	return len;
+}
+
+/* The usage column of @serial's line in /proc/keys, or -1. */
+static int key_usage(__s32 serial)
+{
+	char line[512];
+	unsigned int id;
+	int usage = -1, u;
+	FILE *f;
+
+	f = fopen("/proc/keys", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %*s %d", &id, &u) == 2 &&
+		    id == (__u32)serial)
+			usage = u;
+	fclose(f);
+	return usage;
+}
+
+FIXTURE(keys) {
+	struct key_kfuncs *skel;
+	__s32 session;
+	__s32 ring;
+	__s32 cert;
+};
+
+FIXTURE_SETUP(keys)
+{
+	char der[4096];
+	ssize_t len;
+
+	self->skel = NULL;
+	self->session = keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0);
+	ASSERT_GT(self->session, 0) TH_LOG("join session: %s", strerror(errno));
+	self->ring = add_key("keyring", "kconform", NULL, 0,
+			     KEY_SPEC_SESSION_KEYRING);
+	ASSERT_GT(self->ring, 0) TH_LOG("add keyring: %s", strerror(errno));
+	len = slurp("user_a.der", der, sizeof(der));
+	ASSERT_GT(len, 0) TH_LOG("%s: %s", here("user_a.der"), strerror(errno));
+	self->cert = add_key("asymmetric", NULL, der, len, self->ring);
+	ASSERT_GT(self->cert, 0) TH_LOG("add user_a: %s", strerror(errno));
+
+	self->skel = key_kfuncs__open_and_load();
+	ASSERT_NE(self->skel, NULL);
+	self->skel->bss->monitored_pid = getpid();
+	ASSERT_EQ(key_kfuncs__attach(self->skel), 0);
+}
+
+FIXTURE_TEARDOWN(keys)
+{
+	key_kfuncs__destroy(self->skel);
+}
+
+/* One run of the program, for what req says: 1 if the key was found. */
+static int run(struct __test_metadata *_metadata, struct key_kfuncs *skel)
+{
+	union bpf_attr attr = {};
+	__u32 runs = skel->bss->runs;
+
+	syscall(__NR_bpf, BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr));
+	ASSERT_EQ(skel->bss->runs, runs + 1);
+	return skel->bss->found;
+}
+
+static int lookup_user(struct __test_metadata *_metadata,
+		       struct key_kfuncs *skel, __s32 serial, __u64 flags)
+{
+	skel->bss->req = (struct key_req){ .serial = serial, .flags = flags };
+	return run(_metadata, skel);
+}
+
+static int lookup_system(struct __test_metadata *_metadata,
+			 struct key_kfuncs *skel, __u64 id)
+{
+	skel->bss->req = (struct key_req){ .system = 1, .id = id };
+	return run(_metadata, skel);
+}
+
+/* data and @sig into the program's buffers, to be verified. */
+static void load_blobs(struct __test_metadata *_metadata,
+		       struct key_kfuncs *skel, const char *sig)
+{
+	ssize_t data_len, sig_len;
+
+	data_len = slurp("data", skel->bss->data_buf, MAX_DATA);
+	ASSERT_GT(data_len, 0) TH_LOG("%s: %s", here("data"), strerror(errno));
+	sig_len = slurp(sig, skel->bss->sig_buf, MAX_SIG);
+	ASSERT_GT(sig_len, 0) TH_LOG("%s: %s", here(sig), strerror(errno));
+	skel->bss->req.data_len = data_len;
+	skel->bss->req.sig_len = sig_len;
+}
+
+/* The verification's return value; the key must have been found. */
+static int verify(struct __test_metadata *_metadata, struct key_kfuncs *skel,
+		  int system, __u64 key)
+{
+	skel->bss->req.verify = 1;
+	skel->bss->req.system = system;
+	if (system)
+		skel->bss->req.id = key;
+	else
+		skel->bss->req.serial = key;
+	skel->bss->verify_ret = 1;
+	ASSERT_EQ(run(_metadata, skel), 1);
+	return skel->bss->verify_ret;
+}
+
+TEST_F(keys, lookup_session_keyring)
+{
+	EXPECT_EQ(lookup_user(_metadata, self->skel, KEY_SPEC_SESSION_KEYRING, 0), 1);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->session, 0), 1);
+}
+
+TEST_F(keys, lookup_user_keyring)
+{
+	EXPECT_EQ(lookup_user(_metadata, self->skel, KEY_SPEC_USER_KEYRING, 0), 1);
+}
+
+TEST_F(keys, lookup_test_keyring_and_key)
+{
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->ring, 0), 1);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->cert, 0), 1);
+}
+
+/* No thread keyring until KEY_LOOKUP_CREATE makes one. */
+TEST_F(keys, lookup_create)
+{
+	EXPECT_EQ(lookup_user(_metadata, self->skel, KEY_SPEC_THREAD_KEYRING, 0), 0);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, KEY_SPEC_THREAD_KEYRING,
+			      KEY_LOOKUP_CREATE), 1);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, KEY_SPEC_THREAD_KEYRING, 0), 1);
+}
+
+TEST_F(keys, lookup_partial)
+{
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->ring,
+			      KEY_LOOKUP_PARTIAL), 1);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, KEY_SPEC_PROCESS_KEYRING,
+			      KEY_LOOKUP_CREATE | KEY_LOOKUP_PARTIAL), 1);
+}
+
+/* Only KEY_LOOKUP_CREATE | KEY_LOOKUP_PARTIAL: any other bit is NULL. */
+TEST_F(keys, lookup_unknown_flags)
+{
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->ring, 0x4), 0);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->ring,
+			      KEY_LOOKUP_CREATE | 0x4), 0);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->ring, 1ULL << 32), 0);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, self->ring, UINT64_MAX), 0);
+}
+
+TEST_F(keys, lookup_no_such_serial)
+{
+	char desc[256];
+
+	ASSERT_EQ(keyctl(KEYCTL_DESCRIBE, NO_SUCH_SERIAL, (unsigned long)desc,
+			 sizeof(desc), 0), -1);
+	ASSERT_EQ(errno, ENOKEY);
+	EXPECT_EQ(lookup_user(_metadata, self->skel, NO_SUCH_SERIAL, 0), 0);
+}
+
+/* system_keyring_id_check(): 0, secondary and platform only. */
+TEST_F(keys, lookup_system_ids)
+{
+	EXPECT_EQ(lookup_system(_metadata, self->skel, 0), 1);
+	EXPECT_EQ(lookup_system(_metadata, self->skel,
+				VERIFY_USE_SECONDARY_KEYRING), 1);
+	EXPECT_EQ(lookup_system(_metadata, self->skel,
+				VERIFY_USE_PLATFORM_KEYRING), 1);
+	EXPECT_EQ(lookup_system(_metadata, self->skel, 3), 0);
+	EXPECT_EQ(lookup_system(_metadata, self->skel, 1ULL << 32), 0);
+	EXPECT_EQ(lookup_system(_metadata, self->skel, UINT64_MAX), 0);
+}
+
+TEST_F(keys, verify_user_keyring)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), 0);
+}
+
+/* The search goes down from the session keyring into "kconform". */
+TEST_F(keys, verify_session_keyring)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	EXPECT_EQ(verify(_metadata, self->skel, 0, KEY_SPEC_SESSION_KEYRING), 0);
+}
+
+/* The build's signing key is in the builtin trusted keys. */
+TEST_F(keys, verify_builtin_key)
+{
+	load_blobs(_metadata, self->skel, "data.builtin.p7s");
+	EXPECT_EQ(verify(_metadata, self->skel, 1, 0), 0);
+	EXPECT_EQ(verify(_metadata, self->skel, 1,
+			 VERIFY_USE_SECONDARY_KEYRING), 0);
+}
+
+/* No CONFIG_INTEGRITY_PLATFORM_KEYRING: no platform keyring. */
+TEST_F(keys, verify_platform_keyring)
+{
+	load_blobs(_metadata, self->skel, "data.builtin.p7s");
+	EXPECT_EQ(verify(_metadata, self->skel, 1, VERIFY_USE_PLATFORM_KEYRING),
+		  -ENOKEY);
+}
+
+TEST_F(keys, verify_signer_not_in_keyring)
+{
+	load_blobs(_metadata, self->skel, "data.user_b.p7s");
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -ENOKEY);
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	EXPECT_EQ(verify(_metadata, self->skel, 1, 0), -ENOKEY);
+	load_blobs(_metadata, self->skel, "data.builtin.p7s");
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -ENOKEY);
+}
+
+TEST_F(keys, verify_altered_data)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	self->skel->bss->data_buf[0] ^= 1;
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -EKEYREJECTED);
+}
+
+/* The last byte is the RSA signature's: it no longer matches. */
+TEST_F(keys, verify_altered_signature)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	self->skel->bss->sig_buf[self->skel->bss->req.sig_len - 1] ^= 1;
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -EKEYREJECTED);
+}
+
+TEST_F(keys, verify_empty_data)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	self->skel->bss->req.data_len = 0;
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -EKEYREJECTED);
+}
+
+TEST_F(keys, verify_empty_signature)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	self->skel->bss->req.sig_len = 0;
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -EBADMSG);
+}
+
+/* Found (the check is deferred), refused by key_validate(). */
+TEST_F(keys, verify_expired_keyring)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	ASSERT_EQ(keyctl(KEYCTL_SET_TIMEOUT, self->ring, 1, 0, 0), 0);
+	sleep(2);
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -EKEYEXPIRED);
+}
+
+TEST_F(keys, verify_revoked_keyring)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	ASSERT_EQ(keyctl(KEYCTL_REVOKE, self->ring, 0, 0, 0), 0);
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -EKEYREVOKED);
+}
+
+/*
+ * Without Search permission the lookup still finds the keyring (the
+ * check is deferred to the use); the keyring search in the verification
+ * is refused, and find_asymmetric_key() hides that -EACCES as -ENOKEY.
+ * (The keyring is no longer possessed either: its perms stay as set.)
+ */
+TEST_F(keys, verify_keyring_without_search_permission)
+{
+	load_blobs(_metadata, self->skel, "data.user_a.p7s");
+	ASSERT_EQ(keyctl(KEYCTL_SETPERM, self->ring,
+			 KEY_POS_VIEW | KEY_POS_READ | KEY_POS_WRITE |
+			 KEY_POS_SETATTR, 0, 0), 0);
+	EXPECT_EQ(verify(_metadata, self->skel, 0, self->ring), -ENOKEY);
+}
+
+/* Every lookup's reference is put: the keyring's usage is unchanged. */
+TEST_F(keys, no_reference_leak)
+{
+	int before, i;
+
+	before = key_usage(self->ring);
+	ASSERT_GT(before, 0);
+	for (i = 0; i < LEAK_RUNS; i++)
+		ASSERT_EQ(lookup_user(_metadata, self->skel, self->ring, 0), 1);
+	EXPECT_EQ(self->skel->bss->runs, LEAK_RUNS);
+	EXPECT_EQ(key_usage(self->ring), before);
+}
+
+static int no_print(enum libbpf_print_level level, const char *fmt,
+		    va_list args)
+{
+	return 0;
+}
+
+/*
+ * Loads only @name of key_bad.bpf.c; returns the load's error, the
+ * verifier's log in @log.
+ */
+static int load_bad(const char *name, char *log, size_t size)
+{
+	struct bpf_program *prog;
+	struct key_bad *skel;
+	int err;
+
+	libbpf_set_print(no_print);
+	log[0] = '\0';
+	skel = key_bad__open();
+	if (!skel)
+		return -ENOMEM;
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	if (!prog) {
+		key_bad__destroy(skel);
+		return -ENOENT;
+	}
+	bpf_program__set_autoload(prog, true);
+	bpf_program__set_log_buf(prog, log, size);
+	bpf_program__set_log_level(prog, 1);
+	err = key_bad__load(skel);
+	key_bad__destroy(skel);
+	return err;
+}
+
+/* The verifier's last line, the one that says why. */
+static const char *last_line(char *log)
+{
+	size_t len = strlen(log);
+	char *p;
+
+	while (len && log[len - 1] == '\n')
+		log[--len] = '\0';
+	p = strrchr(log, '\n');
+	return p ? p + 1 : log;
+}
+
+struct bad_case {
+	const char *prog;
+	int err;
+	const char *msg;
+};
+
+static void expect_rejected(struct __test_metadata *_metadata,
+			    const struct bad_case *c)
+{
+	static char log[1 << 20];
+
+	EXPECT_EQ(load_bad(c->prog, log, sizeof(log)), c->err);
+	EXPECT_NE(strstr(log, c->msg), NULL)
+		TH_LOG("%s: verifier said: %s", c->prog, last_line(log));
+}
+
+TEST(verifier_rejects_unreleased_key)
+{
+	const struct bad_case c = { "leak", -EINVAL, "Unreleased reference id=" };
+
+	expect_rejected(_metadata, &c);
+}
+
+TEST(verifier_rejects_user_key_lookup_not_sleepable)
+{
+	const struct bad_case c = { "not_sleepable", -EINVAL,
+		"kernel function bpf_lookup_user_key is sleepable but the program is not" };
+
+	expect_rejected(_metadata, &c);
+}
+
+TEST(verifier_rejects_put_twice)
+{
+	const struct bad_case c = { "put_twice", -EINVAL,
+		"arg#0 pointer type STRUCT bpf_key must point to scalar, or struct with scalar" };
+
+	expect_rejected(_metadata, &c);
+}
+
+TEST(verifier_rejects_put_without_null_check)
+{
+	const struct bad_case c = { "no_null_check", -EINVAL,
+		"arg#0 pointer type STRUCT bpf_key must point to scalar, or struct with scalar" };
+
+	expect_rejected(_metadata, &c);
+}
+
+TEST_HARNESS_MAIN

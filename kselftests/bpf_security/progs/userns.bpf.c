@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF LSM on userns_create: refuse every new user namespace except
+ * those of a creator whose euid is allowed_uid (-1: none).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#define EPERM 1
+
+char _license[] SEC("license") = "GPL";
+
+__u32 allowed_uid = -1;
+__u32 calls;
+
+SEC("lsm/userns_create")
+int BPF_PROG(userns_create, const struct cred *cred, int ret)
+{
+	calls++;
+	if (ret)
+		return ret;
+	if (cred->euid.val == allowed_uid)
+		return 0;
+	return -EPERM;
+}
