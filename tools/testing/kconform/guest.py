@@ -31,7 +31,11 @@ TOOLCHAIN = ('ARCH=x86_64', 'LLVM=1', 'CC=ccache clang',
 	     'RUSTC=/usr/bin/rustc', 'HOSTRUSTC=/usr/bin/rustc',
 	     'RUSTDOC=/usr/bin/rustdoc', 'BINDGEN=/usr/bin/bindgen')
 UP_MARKER = 'kconform: guest userspace up'
-CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5'
+# printk.time=1: the guest is configured from allnoconfig, without
+# PRINTK_TIME; a time stamp is what lets the parser split a kernel line
+# off a test's line that it interrupted on the serial console (seen:
+# "# ok 13 fs.ext4_set_capacity_and_notify: 2 callbacks suppressed").
+CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5 printk.time=1'
 
 
 @dataclass
