@@ -363,10 +363,11 @@ def _kunit(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
 	"""One boot per --case glob (kunit.filter_glob takes one), or one."""
 	out: List[Suite] = []
 	names = [n for s in specs for n in s.kunit if only is None or n in only]
-	globs = sel.kunit_globs(names, everything=only is None and
-				len(sel.specs) == len(suites.load(REPO)))
+	globs = sel.kunit_globs(names, everything=only is None and sel.whole)
 	for n, glob in enumerate(globs):
-		expected = [s for s in names if fnmatch.fnmatchcase(s, glob.split('.')[0])]
+		# '' boots every suite: each one selected must then appear.
+		expected = [s for s in names
+			    if not glob or fnmatch.fnmatchcase(s, glob.split('.')[0])]
 		got = kunitrun.execute(job, expected, accel, filter_glob=glob,
 				       tag=f'{tag}-{n}' if len(globs) > 1 else tag)
 		for s in got:

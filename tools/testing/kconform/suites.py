@@ -93,6 +93,7 @@ class Selection:
 	specs: Tuple[SuiteSpec, ...]
 	kinds: Tuple[str, ...]
 	cases: Tuple[str, ...] = ()
+	whole: bool = True		# no --suite: every registered suite
 
 	def _names(self, kind: str) -> List[str]:
 		if kind == 'kunit':
@@ -160,7 +161,7 @@ def selection(registry: Sequence[SuiteSpec], names: Sequence[str],
 	      kinds: Sequence[str], cases: Sequence[str]) -> Selection:
 	specs = select(registry, names)
 	chosen = tuple(kinds) or KINDS
-	sel = Selection(tuple(specs), chosen, tuple(cases))
+	sel = Selection(tuple(specs), chosen, tuple(cases), not names)
 	for glob in cases:
 		sg = _split(glob)[0]
 		if not any(fnmatch.fnmatchcase(n, sg) for k in chosen

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Set, Tuple
 
 from unittest import mock
 
-from kconform import cli, deps, kcidb, report, suites
+from kconform import cli, deps, kcidb, kunitrun, report, suites
 from kconform.model import Case, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
@@ -163,6 +163,29 @@ class ExtraPatchTest(unittest.TestCase):
 		self.assertEqual(kernel['extra_patches'], [{
 			'name': 'candidate.patch',
 			'sha256': '922dd52a81ff1c3d456cb861de7ad959496295c809971e848d414d3cdfe3fb23'}])
+
+
+class KunitBootTest(unittest.TestCase):
+
+	def test_every_selected_suite_is_expected(self) -> None:
+		# An unfiltered boot expected no suite at all, so a KUnit suite
+		# missing from the console went unreported.
+		registry = suites.load(cli.REPO)
+		calls: List[Tuple[str, List[str]]] = []
+
+		def execute(job: Any, expected: List[str], accel: Any,
+			    filter_glob: str = '', tag: str = '') -> List[Suite]:
+			calls.append((filter_glob, expected))
+			return []
+
+		selections: List[List[str]] = [[], ['tcp_ehash', 'thermal_of']]
+		with mock.patch.object(kunitrun, 'execute', execute):
+			for names in selections:
+				sel = suites.selection(registry, names, ['kunit'], [])
+				cli._kunit(mock.Mock(), sel.specs, sel, [], '')
+		every = [n for s in registry for n in s.kunit]
+		self.assertEqual(calls, [('', every), ('tcp_ehash', ['tcp_ehash']),
+					 ('thermal_of', ['thermal_of'])])
 
 
 class FailedSuitesTest(unittest.TestCase):
