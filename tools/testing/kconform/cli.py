@@ -13,6 +13,7 @@ import datetime
 import fnmatch
 import os
 import re
+import shutil
 import sys
 import time
 import traceback
@@ -109,6 +110,9 @@ def check_inputs(args: argparse.Namespace,
 		raise InputError('--prove-fixes needs --baseline: the run with the fixes')
 	if getattr(args, 'prove_fixes', False) and args.fixes == 'apply':
 		raise InputError('--prove-fixes omits the fixes; --fixes apply contradicts it')
+	if getattr(args, 'variant', 'default') not in guest.variants(REPO):
+		raise InputError(f'--variant {args.variant}: unknown; known: '
+				 f'{", ".join(guest.variants(REPO))}')
 	if getattr(args, 'retries', 0) < 0:
 		raise InputError(f'--retries {args.retries}: must be 0 or more')
 	selection = suites.selection(registry, args.suite or [], args.kind or [],
@@ -260,48 +264,51 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			present.append(spec)
 	ku_specs = [s for s in present if s.kunit] if 'kunit' in kinds else []
 	gs_specs = [s for s in present if s.kselftest] if 'kselftest' in kinds else []
+	variant = guest.variants(REPO)[args.variant]
+	rep.kernel['variant'] = variant.name
 	build_root = src.work / 'build'
-	kjob = kunitrun.KunitJob(src.tree, build_root / 'kunit', inputs.out, args.jobs,
-				 args.kunit_timeout)
-	gjob = guest.GuestJob(REPO, src.tree, build_root / 'guest', inputs.out, args.jobs,
-			      args.guest_timeout)
-	ku_ok = gs_ok = False
-	if ku_specs:
+	_migrate(build_root)
+	gjob = guest.GuestJob(REPO, src.tree, build_root / variant.name, inputs.out,
+			      args.jobs, int(args.guest_timeout * variant.timeout_factor),
+			      variant)
+	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
+				 int(args.kunit_timeout * variant.timeout_factor))
+	built = False
+	if ku_specs or gs_specs:
 		try:
-			with st.stage('configure-kunit', 'kunit.py config'):
-				# Every present suite's fragment, whatever --suite says:
-				# the selection is made at boot (kunit.filter_glob).
-				kunitrun.configure(kjob, [s for s in registry if s.kunit
-							  and not lacking[s.name]])
-			with st.stage('build-kunit', 'KUnit kernel (log: kunit-build.log)'):
-				kunitrun.build(kjob)
-			ku_ok = True
+			with st.stage('configure', f'{variant.name} kernel config'):
+				# Every present suite, whatever --suite says: one
+				# kernel per variant, not one per selection.
+				guest.configure(gjob, [s for s in registry
+						       if not lacking[s.name]])
+			key = guest.build_key(gjob, src.state(digest))
+			with st.stage('build', f'{variant.name} kernel (log: guest-build.log)'):
+				if not guest.build(gjob, key):
+					print('kconform: build: unchanged (tree, .config and '
+					      'toolchain as last built)', flush=True)
+			built = True
 		except KconformError as e:
 			rep.errors.append(str(e))
-			results += _failed(ku_specs, ['kunit'], str(e))
-	# The KUnit verdict does not wait for the guest build when the
-	# accelerator is known without a probe boot (no usable /dev/kvm).
+			results += _failed(ku_specs + gs_specs, kinds, str(e))
+	# The KUnit verdict does not wait for the kselftests' user space
+	# when the accelerator is known without a probe boot.
 	accel = args.accel
 	if accel == 'auto' and not os.access('/dev/kvm', os.R_OK | os.W_OK):
 		accel = _probe(gjob, accel, st)
 	ku_done = False
-	if ku_ok and accel != 'auto':
+	if built and ku_specs and accel != 'auto':
 		results += _kunit_stage(kjob, ku_specs, sel, accel, st)
 		ku_done = True
+	gs_ok = False
 	run_list: Optional[List[str]] = None
-	if gs_specs:
+	if built and gs_specs:
 		try:
-			with st.stage('configure-guest', 'guest kernel config'):
-				# Every registered target's config, whatever --suite says:
-				# one guest kernel, not one per selection.
-				guest.configure(gjob, [s for s in registry
-						       if s.kselftest and not lacking[s.name]])
-			with st.stage('build-guest', 'guest kernel (log: guest-build.log)'):
-				guest.build(gjob)
 			with st.stage('userspace', 'kselftest install + initramfs'):
-				installed = guest.install_tests(gjob, gs_specs)
-				guest.make_initramfs(gjob, installed, gs_specs)
-				run_list = sel.kselftest_programs(guest.installed_programs(installed))
+				if not guest.userspace(gjob, gs_specs, guest.userspace_key(
+						gjob, key, gs_specs)):
+					print('kconform: userspace: unchanged', flush=True)
+				run_list = sel.kselftest_programs(
+					guest.installed_programs(gjob.installed))
 			gs_ok = True
 		except KconformError as e:
 			rep.errors.append(str(e))
@@ -309,7 +316,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	if accel == 'auto':
 		accel = _probe(gjob, accel, st) if gs_ok else 'tcg'
 	rep.accel = accel
-	if ku_ok and not ku_done:
+	if built and ku_specs and not ku_done:
 		results += _kunit_stage(kjob, ku_specs, sel, accel, st)
 	if gs_ok and run_list != []:
 		with st.stage('run-kselftest', f'boot the guest ({accel})'):
@@ -326,7 +333,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		again: List[Suite] = []
 		with st.stage('rerun', f'attempt {attempt + 1} of {names}'):
 			ku = [s for s in ku_specs if any(('kunit', n) in redo for n in s.kunit)]
-			if ku_ok and ku:
+			if built and ku:
 				again += _kunit(kjob, ku, sel, ACCEL_ARGS[accel],
 						f'-rerun{attempt}',
 						only={n for k, n in redo if k == 'kunit'})
@@ -341,6 +348,17 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 					log_name=f'guest-console-rerun{attempt}.log'))
 		results[:] = gate.merge_rerun(results, [s for s in again
 							if (s.kind, s.name) in redo])
+
+
+def _migrate(build_root: Path) -> None:
+	"""Caches of before one build per variant: the KUnit kernel's folder
+	goes, the guest kernel's becomes the default variant's."""
+	old = build_root / 'kunit'
+	if old.is_dir():
+		shutil.rmtree(old, ignore_errors=True)
+	(build_root / 'kconform.kunitconfig').unlink(missing_ok=True)
+	if (build_root / 'guest').is_dir() and not (build_root / 'default').exists():
+		(build_root / 'guest').rename(build_root / 'default')
 
 
 def _kunit_stage(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
@@ -545,6 +563,8 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--retries', type=int, default=1, metavar='N',
 			 help='rerun a suite with a failing case N times (default 1)')
 	run.add_argument('--accel', choices=['auto', 'kvm', 'tcg'], default='auto')
+	run.add_argument('--variant', default='default', metavar='NAME',
+			 help='the kernel variant (tools/testing/guest/variants.toml)')
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')

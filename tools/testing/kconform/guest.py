@@ -1,22 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The kselftest path: one guest kernel, a busybox initramfs, one boot.
+"""The kernel: one build per variant, booted for KUnit and for kselftests.
 
-The guest kernel starts from allnoconfig plus tools/testing/guest/
-base.config plus the `config` of every registered target (not only the
-selected ones, so the kernel does not change with --suite), as kselftest
-targets expect, built with TOOLCHAIN (LLVM=1 and Rust). The tests are built and installed by the tree's own
-`make -C tools/testing/selftests install`; the initramfs holds Debian's
-static busybox, the installed tests and the shared libraries they need.
+A variant (tools/testing/guest/variants.toml) is allnoconfig plus
+tools/testing/guest/base.config plus the `config` of every present
+kselftest target plus the kunitconfig/ fragment of every present KUnit
+suite (not only the selected ones, so the kernel does not change with
+--suite), plus the variant's own fragment; built with TOOLCHAIN (LLVM=1
+and Rust). kunit.py exec boots its image for the KUnit suites; for the
+kselftests it boots with kunit.enable=0 and an initramfs holding Debian's
+static busybox, the tests installed by the tree's own
+`make -C tools/testing/selftests install` and the libraries they need.
+A build or an initramfs whose inputs did not change is not made again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from . import bench, console, kconfig, proc
 from .model import KconformError, Suite
@@ -35,7 +41,46 @@ UP_MARKER = 'kconform: guest userspace up'
 # PRINTK_TIME; a time stamp is what lets the parser split a kernel line
 # off a test's line that it interrupted on the serial console (seen:
 # "# ok 13 fs.ext4_set_capacity_and_notify: 2 callbacks suppressed").
-CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5 printk.time=1'
+# kunit.enable=0: the KUnit suites built into the same image ran in
+# their own boot (kunit.py exec).
+CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5 printk.time=1 kunit.enable=0'
+VARIANTS = 'tools/testing/guest/variants.toml'
+_VARIANT_KEYS = {'description', 'fragment', 'benches', 'cmdline', 'timeout_factor'}
+
+
+@dataclass(frozen=True)
+class Variant:
+	"""One kernel variant of variants.toml."""
+	name: str
+	description: str
+	fragment: Optional[Path] = None
+	benches: bool = True
+	cmdline: str = ''
+	timeout_factor: float = 1.0
+
+
+def variants(repo: Path) -> Dict[str, Variant]:
+	path = repo / VARIANTS
+	try:
+		data = tomllib.loads(path.read_text())
+	except (OSError, tomllib.TOMLDecodeError) as e:
+		raise KconformError(f'{path}: {e}') from e
+	out = {}
+	for name, entry in data.items():
+		unknown = set(entry) - _VARIANT_KEYS
+		if unknown:
+			raise KconformError(f'{path}: [{name}]: unknown keys '
+					    f'{", ".join(sorted(unknown))}')
+		frag = path.parent / entry['fragment'] if 'fragment' in entry else None
+		if frag is not None and not frag.is_file():
+			raise KconformError(f'{path}: [{name}]: no fragment {frag}')
+		out[name] = Variant(name, str(entry.get('description', '')), frag,
+				    bool(entry.get('benches', True)),
+				    str(entry.get('cmdline', '')),
+				    float(entry.get('timeout_factor', 1.0)))
+	if 'default' not in out:
+		raise KconformError(f'{path}: no [default] variant')
+	return out
 
 
 @dataclass
@@ -46,10 +91,15 @@ class GuestJob:
 	out: Path
 	jobs: int
 	timeout: int
+	variant: Variant = Variant('default', '')
 
 	@property
 	def image(self) -> Path:
 		return self.build_dir / 'arch/x86/boot/bzImage'
+
+	@property
+	def installed(self) -> Path:
+		return self.build_dir / 'kselftest_install'
 
 	@property
 	def initramfs(self) -> Path:
@@ -64,13 +114,21 @@ def targets(specs: Sequence[SuiteSpec]) -> List[str]:
 	return [s.kselftest for s in specs if s.kselftest]
 
 
-def configure(job: GuestJob, specs: Sequence[SuiteSpec]) -> bool:
-	"""Write the guest .config; returns False when nothing changed."""
+def fragments(job: GuestJob, specs: Sequence[SuiteSpec]) -> List[Path]:
+	"""The config fragments of a variant, in merge order."""
 	frags = [job.repo / 'tools/testing/guest/base.config']
 	frags += [job.tree / 'tools/testing/selftests' / t / 'config'
 		  for t in targets(specs)
 		  if (job.tree / 'tools/testing/selftests' / t / 'config').exists()]
-	merged = kconfig.merge(frags)
+	frags += [s.kunitconfig for s in specs if s.kunitconfig]
+	if job.variant.fragment:
+		frags.append(job.variant.fragment)
+	return frags
+
+
+def configure(job: GuestJob, specs: Sequence[SuiteSpec]) -> bool:
+	"""Write the .config; returns False when nothing changed."""
+	merged = kconfig.merge(fragments(job, specs))
 	job.build_dir.mkdir(parents=True, exist_ok=True)
 	frag = job.build_dir / 'kconform.config'
 	dotconfig = job.build_dir / '.config'
@@ -87,15 +145,69 @@ def configure(job: GuestJob, specs: Sequence[SuiteSpec]) -> bool:
 	return True
 
 
-def build(job: GuestJob) -> None:
+def _digest(*parts: str) -> str:
+	return hashlib.sha256('\0'.join(parts).encode()).hexdigest()
+
+
+def build_key(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
+	"""What a build depends on: the tree's state (None: not known, so
+	always run make), the .config and the toolchain."""
+	if tree_state is None:
+		return None
+	return _digest(tree_state, (job.build_dir / '.config').read_text(),
+		       *TOOLCHAIN)
+
+
+def _fresh(stamp: Path, key: Optional[str], *made: Path) -> bool:
+	return key is not None and stamp.exists() and \
+		stamp.read_text() == key and all(p.exists() for p in made)
+
+
+def build(job: GuestJob, key: Optional[str]) -> bool:
+	"""make all + headers; False when the stamp says this key is built."""
+	stamp = job.build_dir / 'kconform-built'
+	if _fresh(stamp, key, job.image):
+		return False
+	stamp.unlink(missing_ok=True)
 	proc.check(job.make('all'), job.out / 'guest-build.log', 3600,
-		   'guest kernel build')
+		   'kernel build')
 	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
-		   'guest kernel headers')
+		   'kernel headers')
+	if key is not None:
+		stamp.write_text(key)
+	return True
+
+
+def userspace_key(job: GuestJob, build: Optional[str],
+		  specs: Sequence[SuiteSpec]) -> Optional[str]:
+	"""What the installed tests and the initramfs depend on beyond the
+	build: the targets, the benches, init, and Debian's packages."""
+	if build is None:
+		return None
+	guest_files = [job.repo / 'tools/testing/guest' / f for f in ('init', 'timeout')]
+	status = Path('/var/lib/dpkg/status')
+	return _digest(build, ' '.join(targets(specs)),
+		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
+		       *(hashlib.sha256(f.read_bytes()).hexdigest() for f in guest_files),
+		       str(status.stat().st_mtime_ns) if status.exists() else '')
+
+
+def userspace(job: GuestJob, specs: Sequence[SuiteSpec],
+	      key: Optional[str]) -> bool:
+	"""Install the tests and make the initramfs; False when the stamp
+	says they are made for this key."""
+	stamp = job.build_dir / 'kconform-userspace'
+	if _fresh(stamp, key, job.installed, job.initramfs):
+		return False
+	stamp.unlink(missing_ok=True)
+	make_initramfs(job, install_tests(job, specs), specs)
+	if key is not None:
+		stamp.write_text(key)
+	return True
 
 
 def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
-	dest = job.build_dir / 'kselftest_install'
+	dest = job.installed
 	if dest.exists():
 		shutil.rmtree(dest)
 	names = targets(specs)
@@ -153,7 +265,7 @@ def make_initramfs(job: GuestJob, installed: Path,
 	# What init runs after run_kselftest.sh: "<target> <program>" lines.
 	(root / 'kselftest/kconform-benches').write_text(''.join(
 		f'{s.kselftest} {prog}\n' for s in specs if s.kselftest
-		for prog in s.bench))
+		for prog in s.bench if job.variant.benches))
 	if 'CONFIG_MODULES=y' in (job.build_dir / '.config').read_text().splitlines():
 		# /lib/modules/<release> with modules.dep, which busybox's
 		# modinfo and modprobe read even for a module given by path.
@@ -206,16 +318,17 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	 log_name: str = 'guest-console.log') -> List[Suite]:
 	"""One boot; run_list (`target` or `target:program` entries) limits
 	what run_kselftest.sh runs, and then no benchmark runs."""
-	parts = [CMDLINE] + [s.cmdline for s in specs if s.cmdline]
+	parts = [CMDLINE, job.variant.cmdline] + [s.cmdline for s in specs if s.cmdline]
 	expected = targets(specs)
 	if run_list is not None:
 		parts.append('kconform.run=' + ','.join(run_list))
 		expected = sorted({e.split(':')[0] for e in run_list})
-	r = proc.run(qemu_argv(job, accel, ' '.join(parts)), job.out / log_name,
+	r = proc.run(qemu_argv(job, accel, ' '.join(p for p in parts if p)),
+		     job.out / log_name,
 		     job.timeout, echo=echo)
 	rest, rest_times, sections = bench.split_timed(r.lines, r.times)
 	return console.suites_from_console(rest, 'kselftest', expected,
 					   r.timed_out, '<guest boot>',
 					   rest_times) + \
-		bench.suites(sections, benches(specs) if run_list is None else [],
-			     r.timed_out, r.times)
+		bench.suites(sections, benches(specs) if run_list is None and
+			     job.variant.benches else [], r.timed_out, r.times)

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The KUnit path: the tree's own kunit.py configures, builds and boots.
+"""The KUnit path: the tree's own kunit.py boots the kernel and parses.
 
-kunit.py is called, never copied. The fragments of the selected suites
-are concatenated into one kunitconfig, so one kernel and one boot serve
-every KUnit suite. After configuring, every requested symbol must be in
-the .config: a test dropped by an unmet dependency is a failure.
+kunit.py is called, never copied. It does not build here: the kernel of
+the run's variant (guest.py) holds every present KUnit suite, built in,
+and `kunit.py exec --build_dir` boots that image with kunit.enable=1, so
+one build serves the KUnit suites and the kselftests. A suite's
+kunitconfig/ fragment still works on its own with `kunit.py run`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Sequence
 
-from . import console, kconfig, proc
-from .model import KconformError, Status, Suite
-from .suites import SuiteSpec
+from . import console, proc
+from .model import Status, Suite
 
 ARCH = 'x86_64'
 
@@ -27,46 +27,12 @@ class KunitJob:
 	tree: Path
 	build_dir: Path
 	out: Path
-	jobs: int
 	timeout: int
 
 
 def _tool(job: KunitJob, verb: str, *extra: str) -> List[str]:
 	return [sys.executable, str(job.tree / 'tools/testing/kunit/kunit.py'),
-		verb, f'--arch={ARCH}', f'--build_dir={job.build_dir}',
-		'--make_options=CC=ccache gcc', *extra]
-
-
-def _kunitconfig(job: KunitJob) -> Path:
-	return job.build_dir.parent / 'kconform.kunitconfig'
-
-
-def _validate(job: KunitJob) -> None:
-	lost = kconfig.missing(_kunitconfig(job).read_text(),
-			       (job.build_dir / '.config').read_text())
-	if lost:
-		raise KconformError('KUnit .config lacks requested symbols '
-				    '(unmet dependencies?):\n  ' + '\n  '.join(lost))
-
-
-def configure(job: KunitJob, specs: Sequence[SuiteSpec]) -> None:
-	frags = [s.kunitconfig for s in specs if s.kunitconfig]
-	job.build_dir.mkdir(parents=True, exist_ok=True)
-	_kunitconfig(job).write_text(kconfig.merge([f for f in frags if f]))
-	proc.check(_tool(job, 'config', f'--kunitconfig={_kunitconfig(job)}'),
-		   job.out / 'kunit-config.log', 900, 'kunit.py config',
-		   cwd=job.tree)
-	_validate(job)
-
-
-def build(job: KunitJob) -> None:
-	# kunit.py build configures again: without the same kunitconfig it
-	# would fall back to its default one (every test, KUNIT_ALL_TESTS).
-	proc.check(_tool(job, 'build', f'--jobs={job.jobs}',
-			 f'--kunitconfig={_kunitconfig(job)}'),
-		   job.out / 'kunit-build.log', 3600, 'kunit.py build',
-		   cwd=job.tree)
-	_validate(job)
+		verb, f'--arch={ARCH}', f'--build_dir={job.build_dir}', *extra]
 
 
 # kunit.py boots without panic=, so a panic hung the guest until the

@@ -59,6 +59,12 @@ class Source:
 	work: Path
 	extras: List[Path] = field(default_factory=list)
 	omit: Tuple[str, ...] = ()	# series patches left out (--fixes omit)
+	ident: Optional[str] = None	# the pristine tree's identity, if known
+
+	def state(self, digest: str) -> Optional[str]:
+		"""The derived tree's identity: pristine + series digest. None for
+		a user's tree, which may change under us: then make always runs."""
+		return f'{self.ident}:{digest}' if self.ident else None
 
 	@property
 	def tree(self) -> Path:
@@ -81,7 +87,8 @@ def debian_source(cache: Path, log_dir: Path) -> Source:
 		proc.check(['tar', '-C', str(root), '-xf', str(DEBIAN_TARBALL)],
 			   log_dir / 'extract.log', 900, 'extract linux-source-6.1')
 		stamp.write_text(ident)
-	return Source('linux-source-6.1', tree, cache / 'work' / 'debian')
+	return Source('linux-source-6.1', tree, cache / 'work' / 'debian',
+		      ident=ident)
 
 
 def user_source(cache: Path, path: Path) -> Source:

@@ -22,13 +22,12 @@ def recorded(name: str) -> proc.Run:
 class KunitRunTest(unittest.TestCase):
 
 	def test_exec_argv(self) -> None:
-		job = kunitrun.KunitJob(Path('/src/linux'), Path('/w/build/kunit'),
-					Path('/w/out'), 8, 300)
+		job = kunitrun.KunitJob(Path('/src/linux'), Path('/w/build/default'),
+					Path('/w/out'), 300)
 		argv: List[str] = kunitrun.exec_argv(job, ['-accel', 'kvm'])
 		self.assertEqual(argv[1:], [
 			'/src/linux/tools/testing/kunit/kunit.py', 'exec',
-			'--arch=x86_64', '--build_dir=/w/build/kunit',
-			'--make_options=CC=ccache gcc', '--timeout=300',
+			'--arch=x86_64', '--build_dir=/w/build/default', '--timeout=300',
 			'--raw_output=all', '--kernel_args=panic=-1',
 			'--kernel_args=oops=panic', '--qemu_args=-accel kvm'])
 		self.assertEqual(kunitrun.exec_argv(job, [], 'tcp_ehash.*')[-2:],
