@@ -281,7 +281,8 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 				# kernel per variant, not one per selection.
 				guest.configure(gjob, [s for s in registry
 						       if not lacking[s.name]])
-			key = guest.build_key(gjob, src.state(digest))
+			key = guest.build_key(gjob, src.state(tree.series_digest(
+				layout, src, selftests=False)))
 			with st.stage('build', f'{variant.name} kernel (log: guest-build.log)'):
 				if not guest.build(gjob, key):
 					print('kconform: build: unchanged (tree, .config and '
@@ -305,7 +306,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		try:
 			with st.stage('userspace', 'kselftest install + initramfs'):
 				if not guest.userspace(gjob, gs_specs, guest.userspace_key(
-						gjob, key, gs_specs)):
+						gjob, key, digest, gs_specs)):
 					print('kconform: userspace: unchanged', flush=True)
 				run_list = sel.kselftest_programs(
 					guest.installed_programs(gjob.installed))

@@ -178,15 +178,16 @@ def build(job: GuestJob, key: Optional[str]) -> bool:
 	return True
 
 
-def userspace_key(job: GuestJob, build: Optional[str],
+def userspace_key(job: GuestJob, build: Optional[str], digest: str,
 		  specs: Sequence[SuiteSpec]) -> Optional[str]:
 	"""What the installed tests and the initramfs depend on beyond the
-	build: the targets, the benches, init, and Debian's packages."""
+	build: the tree with its kselftests (digest), the targets, the
+	benches, init, and Debian's packages."""
 	if build is None:
 		return None
 	guest_files = [job.repo / 'tools/testing/guest' / f for f in ('init', 'timeout')]
 	status = Path('/var/lib/dpkg/status')
-	return _digest(build, ' '.join(targets(specs)),
+	return _digest(build, digest, ' '.join(targets(specs)),
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
 		       *(hashlib.sha256(f.read_bytes()).hexdigest() for f in guest_files),
 		       str(status.stat().st_mtime_ns) if status.exists() else '')

@@ -15,7 +15,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from . import proc
 from .model import KconformError
@@ -104,8 +104,13 @@ def sha256(path: Path) -> str:
 	return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def series_digest(layout: Layout, src: Source) -> str:
-	"""Content hash of everything the patched tree is made from."""
+SELFTESTS = 'tools/testing/selftests/'
+
+
+def series_digest(layout: Layout, src: Source, selftests: bool = True) -> str:
+	"""Content hash of everything the patched tree is made from; without
+	the kselftest overlays (selftests=False), of what the kernel is made
+	from."""
 	h = hashlib.sha256()
 	h.update(f'source {src.name}\n'.encode())
 	h.update((layout.patches / 'series').read_bytes())
@@ -116,8 +121,9 @@ def series_digest(layout: Layout, src: Source) -> str:
 		h.update(f'patch {name}\n'.encode())
 		h.update((layout.patches / name).read_bytes())
 	for f, dest in layout.overlays():
-		h.update(f'overlay {dest}\n'.encode())
-		h.update(f.read_bytes())
+		if selftests or not dest.startswith(SELFTESTS):
+			h.update(f'overlay {dest}\n'.encode())
+			h.update(f.read_bytes())
 	for extra in src.extras:
 		h.update(f'extra {extra.name}\n'.encode())
 		h.update(extra.read_bytes())
@@ -168,17 +174,55 @@ def _rejects(staging: Path) -> str:
 	return '\n'.join(parts)[:6000]
 
 
+def _selftest_overlays(layout: Layout) -> Dict[str, Path]:
+	return {dest: f for f, dest in layout.overlays() if dest.startswith(SELFTESTS)}
+
+
+def _resync_selftests(layout: Layout, src: Source, stamp: Path,
+		      kernel: str) -> bool:
+	"""When only kselftest overlays changed since the last derivation,
+	write those into the tree in place (seconds, not a copy of the
+	tree). False when the kernel part changed or a file would be lost."""
+	if not (stamp.exists() and src.tree.is_dir()):
+		return False
+	lines = stamp.read_text().splitlines()
+	if len(lines) < 2 or lines[1] != kernel:
+		return False
+	now = _selftest_overlays(layout)
+	for dest in lines[2:]:
+		if dest not in now:
+			if (src.pristine / dest).exists():
+				return False
+			(src.tree / dest).unlink(missing_ok=True)
+	for dest, f in now.items():
+		target = src.tree / dest
+		data = f.read_bytes()
+		if not target.exists() or target.read_bytes() != data:
+			target.parent.mkdir(parents=True, exist_ok=True)
+			target.write_bytes(data)
+		shutil.copymode(f, target)
+	return True
+
+
 def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 	"""Make src.tree the pristine tree plus series, extras and overlays.
 
 	Returns (digest, changed). Raises KconformError naming the patch that
 	does not apply, with its rejected hunks; the build tree is then left
-	as it was.
+	as it was. The stamp holds the digest, the kernel part's digest and
+	the kselftest overlays written, so a change to kselftests/ alone is
+	written in place.
 	"""
 	digest = series_digest(layout, src)
+	kernel = series_digest(layout, src, selftests=False)
 	stamp = src.work / 'stamp'
-	if stamp.exists() and stamp.read_text() == digest and src.tree.is_dir():
+	if stamp.exists() and stamp.read_text().split('\n', 1)[0] == digest \
+			and src.tree.is_dir():
 		return digest, False
+	manifest = '\n'.join([digest, kernel, *_selftest_overlays(layout)]) + '\n'
+	if _resync_selftests(layout, src, stamp, kernel):
+		stamp.write_text(manifest)
+		return digest, True
 	staging = src.work / 'staging'
 	staging.mkdir(parents=True, exist_ok=True)
 	proc.check(['rsync', '-a', '--delete', '--exclude=/.git',
@@ -210,7 +254,7 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 	proc.check(['rsync', '-rlpc', '--delete', '--exclude=/.pc',
 		    f'{staging}/', f'{src.tree}/'],
 		   log_dir / 'patch-sync.log', 1800, 'sync the patched tree')
-	stamp.write_text(digest)
+	stamp.write_text(manifest)
 	return digest, True
 
 

@@ -91,6 +91,36 @@ class DeriveTest(unittest.TestCase):
 		self.assertTrue(changed)
 		self.assertEqual(z.stat().st_mtime_ns, old)
 
+	def test_a_kselftest_change_is_written_in_place(self) -> None:
+		self.write_series(PATCH_OK)
+		tree.derive(self.layout, self.src, self.tmp / 'log')
+		kernel = tree.series_digest(self.layout, self.src, selftests=False)
+		(self.repo / 'kselftests/demo/Makefile').write_text('# make 2\n')
+		(self.repo / 'kselftests/demo/new.c').write_text('int n;\n')
+		# No copy of the pristine tree: it could not be copied now.
+		(self.pristine / 'a.c').rename(self.tmp / 'a.c')
+		try:
+			_, changed = tree.derive(self.layout, self.src, self.tmp / 'log')
+		finally:
+			(self.tmp / 'a.c').rename(self.pristine / 'a.c')
+		self.assertIn('int hello;', (self.src.tree / 'a.c').read_text())
+		self.assertTrue(changed)
+		t = self.src.tree / 'tools/testing/selftests/demo'
+		self.assertEqual((t / 'Makefile').read_text(), '# make 2\n')
+		self.assertEqual((t / 'new.c').read_text(), 'int n;\n')
+		self.assertEqual(tree.series_digest(self.layout, self.src, selftests=False),
+				 kernel)
+		(self.repo / 'kselftests/demo/new.c').unlink()
+		tree.derive(self.layout, self.src, self.tmp / 'log')
+		self.assertFalse((t / 'new.c').exists())
+		self.assertEqual(tree.derive(self.layout, self.src, self.tmp / 'log')[1], False)
+		# A kernel-side change takes the whole way again.
+		(self.repo / 'kunit/lib/demo_test.c').write_text('// test 3\n')
+		self.assertNotEqual(tree.series_digest(self.layout, self.src, selftests=False),
+				    kernel)
+		tree.derive(self.layout, self.src, self.tmp / 'log')
+		self.assertEqual((self.src.tree / 'lib/demo_test.c').read_text(), '// test 3\n')
+
 	def test_patch_that_does_not_apply_is_named_with_its_hunk(self) -> None:
 		self.write_series(PATCH_OK)
 		tree.derive(self.layout, self.src, self.tmp / 'log')

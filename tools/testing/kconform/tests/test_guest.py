@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The kernel variants, their fragments, and what is not made twice."""
+
+import tempfile
+import unittest
+from pathlib import Path
+from typing import List
+
+from kconform import guest, proc, suites
+from kconform.model import KconformError
+
+REPO = Path(__file__).resolve().parents[4]
+
+
+class VariantsTest(unittest.TestCase):
+
+	def test_the_repository_s_variants(self) -> None:
+		v = guest.variants(REPO)
+		self.assertEqual(v['default'].fragment, None)
+		self.assertTrue(v['default'].benches)
+		debug = v['debug']
+		self.assertEqual(debug.fragment, REPO / 'tools/testing/guest/debug.config')
+		self.assertFalse(debug.benches)
+		self.assertIn('kconform.kmemleak', debug.cmdline.split())
+
+	def test_bad_tables_are_named(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		f = tmp / guest.VARIANTS
+		f.parent.mkdir(parents=True)
+		for text, says in (('[debug]\n', 'no [default] variant'),
+				   ('[default]\nbenchs = false\n', 'unknown keys benchs'),
+				   ('[default]\nfragment = "no.config"\n', 'no fragment')):
+			f.write_text(text)
+			with self.assertRaises(KconformError) as ctx:
+				guest.variants(tmp)
+			self.assertIn(says, str(ctx.exception))
+
+	def test_fragments_base_targets_kunit_then_variant(self) -> None:
+		registry = suites.load(REPO)
+		job = guest.GuestJob(REPO, REPO / 'no-tree', Path('/b'), Path('/o'), 1, 1,
+				     guest.variants(REPO)['debug'])
+		names = [str(p.relative_to(REPO)) for p in guest.fragments(job, registry)]
+		self.assertEqual(names[0], 'tools/testing/guest/base.config')
+		self.assertEqual(names[-1], 'tools/testing/guest/debug.config')
+		self.assertIn('kunitconfig/tcp_ehash.config', names)
+		self.assertIn('kunitconfig/thermal_of.config', names)
+
+
+class StampTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.tmp = Path(tempfile.mkdtemp())
+		self.job = guest.GuestJob(REPO, self.tmp / 'tree', self.tmp / 'build',
+					  self.tmp / 'out', 1, 1)
+		self.job.build_dir.mkdir()
+		(self.job.build_dir / '.config').write_text('CONFIG_A=y\n')
+		self.made: List[List[str]] = []
+
+		def fake_check(argv: List[str], *rest: object, **kw: object) -> proc.Run:
+			self.made.append(argv[-1:])
+			self.job.image.parent.mkdir(parents=True, exist_ok=True)
+			self.job.image.write_text('bzImage')
+			return proc.Run(argv, [], 0, False, 0.0, self.tmp / 'log')
+		self.real = proc.check
+		proc.check = fake_check		# type: ignore[assignment]
+
+	def tearDown(self) -> None:
+		proc.check = self.real
+
+	def test_same_tree_config_toolchain_is_not_built_again(self) -> None:
+		key = guest.build_key(self.job, 'tree-1')
+		self.assertTrue(guest.build(self.job, key))
+		self.assertEqual(self.made, [['all'], ['headers']])
+		self.assertFalse(guest.build(self.job, guest.build_key(self.job, 'tree-1')))
+		self.assertEqual(len(self.made), 2)
+		(self.job.build_dir / '.config').write_text('CONFIG_A=m\n')
+		self.assertTrue(guest.build(self.job, guest.build_key(self.job, 'tree-1')))
+		self.assertTrue(guest.build(self.job, guest.build_key(self.job, 'tree-2')))
+		self.assertEqual(len(self.made), 6)
+
+	def test_unknown_tree_state_always_builds(self) -> None:
+		self.assertIsNone(guest.build_key(self.job, None))
+		self.assertTrue(guest.build(self.job, None))
+		self.assertTrue(guest.build(self.job, None))
+
+	def test_a_lost_image_or_a_failed_build_builds_again(self) -> None:
+		key = guest.build_key(self.job, 'tree-1')
+		guest.build(self.job, key)
+		self.job.image.unlink()
+		self.assertTrue(guest.build(self.job, key))
+
+		def failing(argv: List[str], *rest: object, **kw: object) -> proc.Run:
+			raise KconformError('kernel build failed')
+		proc.check = failing		# type: ignore[assignment]
+		with self.assertRaises(KconformError):
+			guest.build(self.job, guest.build_key(self.job, 'tree-2'))
+		self.assertFalse((self.job.build_dir / 'kconform-built').exists())
+
+
+if __name__ == '__main__':
+	unittest.main()
