@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """--kcidb FILE: the run as KCIDB I/O schema v5.0 JSON.
 
-One checkout (patchset_hash = the series digest), one build per kernel
-that the run built (the KUnit kernel, the guest kernel), one test per case
+One checkout (patchset_hash = the series digest), one build (the kernel
+of the run's variant, which serves KUnit and kselftests), one test per case
 with a dotted `path` (kind.suite.case, each part reduced to the schema's
 [a-zA-Z0-9_-]). crash and timeout are ERROR; a benchmark case is DONE,
 one test per metric, with its number. A failure that a known issue
@@ -22,8 +22,7 @@ from .report import RunReport
 ORIGIN = 'kconform'
 STATUS = {Status.PASS: 'PASS', Status.FAIL: 'FAIL', Status.SKIP: 'SKIP',
 	  Status.CRASH: 'ERROR', Status.TIMEOUT: 'ERROR'}
-BUILDS = {'kunit': ('kunit', 'gcc (kunit.py)', 'build-kunit', 'kunit.py'),
-	  'kselftest': ('guest', 'clang, LLVM=1 (Rust)', 'build-guest', 'guest kernel')}
+COMPILER = 'clang, LLVM=1 (Rust)'
 MAX_EXCERPT = 16384
 
 
@@ -36,11 +35,11 @@ def test_path(kind: str, suite: str, case: str) -> str:
 	return '.'.join(path_part(p) for p in parts)
 
 
-def _build_status(rep: RunReport, kind: str) -> str:
-	_, _, stage, words = BUILDS[kind]
-	if any(e.startswith(words) or f'{words} build' in e for e in rep.errors):
+def _build_status(rep: RunReport) -> str:
+	if any(e.startswith(('kernel build', 'kernel headers', 'guest .config'))
+	       for e in rep.errors):
 		return 'FAIL'
-	return 'PASS' if stage in rep.stages else 'MISS'
+	return 'PASS' if 'build' in rep.stages else 'MISS'
 
 
 def convert(rep: RunReport) -> Dict[str, Any]:
@@ -53,23 +52,19 @@ def convert(rep: RunReport) -> Dict[str, Any]:
 		'valid': not any('does not apply' in e for e in rep.errors)}
 	if re.fullmatch(r'[0-9a-f]{64}', digest):
 		checkout['patchset_hash'] = digest
-	kinds = {('kselftest' if s.kind == 'bench' else s.kind) for s in rep.suites}
-	builds = []
-	for kind in [k for k in BUILDS if k in kinds]:
-		name, compiler, stage, _ = BUILDS[kind]
-		build: Dict[str, Any] = {
-			'id': f'{ORIGIN}:{ident}-{name}', 'origin': ORIGIN,
-			'checkout_id': checkout['id'], 'architecture': 'x86_64',
-			'compiler': compiler, 'config_name': name,
-			'status': _build_status(rep, kind)}
-		if stage in rep.stages:
-			build['duration'] = rep.stages[stage]
-		builds.append(build)
+	variant = str(rep.kernel.get('variant', 'default'))
+	build: Dict[str, Any] = {
+		'id': f'{ORIGIN}:{ident}-{variant}', 'origin': ORIGIN,
+		'checkout_id': checkout['id'], 'architecture': 'x86_64',
+		'compiler': COMPILER, 'config_name': variant,
+		'status': _build_status(rep)}
+	if 'build' in rep.stages:
+		build['duration'] = rep.stages['build']
 	accepted = {tuple(a.split(' (', 1)[0].split(':', 2))
 		    for a in rep.gate.get('accepted', [])}
 	tests: List[Dict[str, Any]] = []
 	for s in rep.suites:
-		build_id = f'{ORIGIN}:{ident}-{BUILDS["kunit" if s.kind == "kunit" else "kselftest"][0]}'
+		build_id = build['id']
 		for n, c in enumerate(s.cases):
 			path = test_path(s.kind, s.name, c.name)
 			base: Dict[str, Any] = {'build_id': build_id, 'origin': ORIGIN,
@@ -93,7 +88,7 @@ def convert(rep: RunReport) -> Dict[str, Any]:
 			tests.append({**base, 'id': tid, 'path': path,
 				      'status': STATUS[c.status]})
 	return {'version': {'major': 5, 'minor': 0}, 'checkouts': [checkout],
-		'builds': builds, 'tests': tests}
+		'builds': [build] if rep.suites or rep.stages else [], 'tests': tests}
 
 
 def write(rep: RunReport, path: Path) -> None:

@@ -299,13 +299,14 @@ class KcidbTest(unittest.TestCase):
 		be = Suite('bpf_user_ringbuf', 'bench', [Case('u2k 8 B', Status.PASS, '',
 							     {'samples_per_s': 5.1e6, 'mb_per_s': 41.1})])
 		rep = report.RunReport({'source': 'linux-source-6.1', 'version': '6.1.192',
-					'series_sha256': 'ab' * 32}, 'tcg', [ku, ks, be],
-				       {'build-kunit': 70.0, 'build-guest': 500.0})
+					'series_sha256': 'ab' * 32, 'variant': 'debug'},
+				       'tcg', [ku, ks, be], {'build': 500.0})
 		rep.gate = {'accepted': ['kselftest:tcp_ehash:t/global.slow (r; until 2027-01-01)']}
 		data = kcidb.convert(rep)
 		self.validate(data)
 		self.assertEqual(data['checkouts'][0]['patchset_hash'], 'ab' * 32)
-		self.assertEqual([b['config_name'] for b in data['builds']], ['kunit', 'guest'])
+		self.assertEqual([(b['config_name'], b['status'], b['duration'])
+				  for b in data['builds']], [('debug', 'PASS', 500.0)])
 		by_path = {t['path']: t for t in data['tests']}
 		self.assertEqual(by_path['kunit.tcp_ehash.tcp_ehash_test_roundup.3_-__4']['status'],
 				 'PASS')
@@ -315,7 +316,8 @@ class KcidbTest(unittest.TestCase):
 		self.assertEqual(by_path['kselftest.tcp_ehash.t.global.fl']['misc'], {'flaky': True})
 		done = by_path['bench.bpf_user_ringbuf.u2k_8_B.samples_per_s']
 		self.assertEqual((done['status'], done['number']), ('DONE', {'value': 5.1e6}))
-		self.assertTrue(done['build_id'].endswith('-guest'))
+		self.assertTrue(done['build_id'].endswith('-debug'))
+		self.assertEqual({t['build_id'] for t in data['tests']}, {done['build_id']})
 
 
 if __name__ == '__main__':
