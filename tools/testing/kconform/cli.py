@@ -305,11 +305,18 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	if built and gs_specs:
 		try:
 			with st.stage('userspace', 'kselftest install + initramfs'):
-				if not guest.userspace(gjob, gs_specs, guest.userspace_key(
-						gjob, key, digest, gs_specs)):
+				# Every present target, whatever --suite says; the
+				# selection is made at boot (kconform.run=), so the
+				# initramfs does not change with it.
+				every = [s for s in registry
+					 if s.kselftest and not lacking[s.name]]
+				if not guest.userspace(gjob, every, guest.userspace_key(
+						gjob, key, digest, every)):
 					print('kconform: userspace: unchanged', flush=True)
 				run_list = sel.kselftest_programs(
 					guest.installed_programs(gjob.installed))
+				if run_list is None and not sel.whole:
+					run_list = guest.targets(gs_specs)
 			gs_ok = True
 		except KconformError as e:
 			rep.errors.append(str(e))
