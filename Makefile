@@ -17,9 +17,7 @@ run: deps
 
 ## The project's tests: runner unit tests, types, the series, the full run,
 ## then the proof of every fix: the same run without the series' fixes,
-## in which each fix's guards must fail and nothing else may change; then
-## every suite on the debug variant (KASAN, UBSAN, lockdep, kmemleak...),
-## where any report fails.
+## in which each fix's guards must fail and nothing else may change.
 check: deps-tests unit typecheck series
 	@rc=0; $(KCONFORM) run $(ARGS) || rc=1; \
 	if [ -f $(SHARED)/tools/check-results ]; then \
@@ -32,11 +30,6 @@ check: deps-tests unit typecheck series
 		     grep -E '^gate: FAILED|^error' results/prove-fixes.log; }; \
 	sed -n '/^== bugs this tree carries/,/^gate:\|^[0-9]* passed/p' \
 		results/without-fixes/summary.txt 2>/dev/null | grep -v '^gate:'; \
-	$(KCONFORM) run --variant debug --out results/debug $(ARGS) \
-		> results/debug.log 2>&1 \
-		|| { rc=1; echo "debug variant FAILED (results/debug.log):"; \
-		     grep -E '^gate: |^error|CRASH|crash' results/debug.log | head -40; }; \
-	echo "debug variant: $$(tail -n 1 results/debug/summary.txt 2>/dev/null)"; \
 	tail -n 1 results/summary.txt; exit $$rc
 
 deps:
