@@ -20,7 +20,10 @@
  * Each fixture makes a loop device over a sparse file on the guest's
  * tmpfs with LOOP_CONFIGURE, at a logical block size of 512 or 4096,
  * and for the file systems runs Debian's mkfs (copied next to the test)
- * and mounts it. Pinned to 6.1.192: ext4 and xfs report the device's
+ * and mounts it. A file system is made once per variant: its mount (and
+ * the auto-clearing loop device under it) outlives the case's child, the
+ * variant's later cases find it mounted and start from the same file,
+ * and the first case of the next variant unmounts it. Pinned to 6.1.192: ext4 and xfs report the device's
  * dma_alignment + 1 and logical block size, f2fs its block size for both.
  */
 #define _GNU_SOURCE
@@ -44,7 +47,7 @@
 
 #define BACKING_SIZE	(320 << 20)	/* mkfs.xfs wants 300 MiB at least */
 #define FILE_SIZE	(64 << 10)
-#define MNT		"/tmp/kconform-statx-mnt"
+#define MNT_PREFIX	"/tmp/kconform-statx-mnt-"
 
 struct loopdev {
 	int backing;
@@ -54,7 +57,8 @@ struct loopdev {
 	char backing_path[64];
 };
 
-static int loop_make(struct loopdev *l, unsigned int lbs, const char *tag)
+static int loop_make(struct loopdev *l, unsigned int lbs, const char *tag,
+		     __u32 flags)
 {
 	struct loop_config cfg = {};
 	int ctl;
@@ -79,6 +83,7 @@ static int loop_make(struct loopdev *l, unsigned int lbs, const char *tag)
 		return -errno;
 	cfg.fd = l->backing;
 	cfg.block_size = lbs;
+	cfg.info.lo_flags = flags;
 	if (ioctl(l->fd, LOOP_CONFIGURE, &cfg))
 		return -errno;
 	return 0;
@@ -195,7 +200,7 @@ FIXTURE_VARIANT_ADD(bdev, lbs_4096) { .lbs = 4096 };
 
 FIXTURE_SETUP(bdev)
 {
-	ASSERT_EQ(loop_make(&self->l, variant->lbs, "bdev"), 0)
+	ASSERT_EQ(loop_make(&self->l, variant->lbs, "bdev", 0), 0)
 		TH_LOG("loop device: %s", strerror(errno));
 }
 
@@ -271,11 +276,92 @@ TEST(bdev_node_without_disk_has_no_dioalign)
 	EXPECT_TRUE(stx.stx_mask & STATX_TYPE);
 }
 
+/* Is @mnt a mount point (another device than its parent /tmp)? */
+static bool is_mounted(const char *mnt)
+{
+	struct stat st, parent;
+
+	return !stat(mnt, &st) && !stat("/tmp", &parent) &&
+	       st.st_dev != parent.st_dev;
+}
+
+/* Unmounts every file system of this test but @keep (NULL: all of them). */
+static void fs_release_others(const char *keep)
+{
+	char line[512], mnt[256];
+	FILE *f;
+
+	f = fopen("/proc/self/mounts", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %255s", mnt) != 1 ||
+		    strncmp(mnt, MNT_PREFIX, strlen(MNT_PREFIX)) ||
+		    (keep && !strcmp(mnt, keep)))
+			continue;
+		/* the loop device clears itself (LO_FLAGS_AUTOCLEAR) */
+		umount(mnt);
+		rmdir(mnt);
+	}
+	fclose(f);
+}
+
+/* The parent, after the last case: nothing of this test stays mounted. */
+static void __attribute__((destructor)) fs_release_all(void)
+{
+	fs_release_others(NULL);
+}
+
+/*
+ * A @type file system made by mkfs @mkfs_args on a loop device of logical
+ * block size @lbs, mounted with @opts on @mnt (MNT_PREFIX @key): made by
+ * the variant's first case, found mounted by the others. The backing file
+ * is unlinked at once; the loop device clears itself at the umount.
+ */
+static int fs_up(struct __test_metadata *_metadata, const char *key,
+		 const char *type, unsigned int lbs, const char *mkfs_args,
+		 const char *opts, char *mnt, size_t mnt_size)
+{
+	char cmd[PATH_MAX * 2], out[4096], mkfs[32];
+	struct loopdev l;
+	int err = 0;
+
+	snprintf(mnt, mnt_size, MNT_PREFIX "%s", key);
+	if (is_mounted(mnt))
+		return 0;
+	fs_release_others(mnt);
+	if (loop_make(&l, lbs, key, LO_FLAGS_AUTOCLEAR)) {
+		TH_LOG("loop device: %s", strerror(errno));
+		err = -1;
+		goto out;
+	}
+	snprintf(mkfs, sizeof(mkfs), "mkfs.%s", type);
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", here(mkfs), mkfs_args,
+		 l.dev);
+	if (capture(cmd, out, sizeof(out))) {
+		TH_LOG("%s: %s", cmd, out);
+		err = -1;
+		goto out;
+	}
+	mkdir(mnt, 0755);
+	if (mount(l.dev, mnt, type, 0, opts)) {
+		TH_LOG("mount %s: %s", type, strerror(errno));
+		err = -1;
+	}
+out:
+	/* mounted, the file system holds the loop device; else it clears */
+	if (l.fd >= 0)
+		close(l.fd);
+	if (l.backing >= 0)
+		close(l.backing);
+	unlink(l.backing_path);
+	return err;
+}
+
 /* A file system on a loop device, mounted, with one file of data. */
 FIXTURE(fs) {
-	struct loopdev l;
-	char file[PATH_MAX];
-	int mounted;
+	char mnt[PATH_MAX];
+	char file[PATH_MAX + 8];
 };
 
 FIXTURE_VARIANT(fs) {
@@ -315,23 +401,14 @@ FIXTURE_VARIANT_ADD(fs, f2fs_lbs_4096) {
 
 FIXTURE_SETUP(fs)
 {
-	char cmd[PATH_MAX * 2], out[4096], data[4096];
+	char key[32], data[4096];
 	int fd, i;
 
-	self->mounted = 0;
-	umount(MNT);
-	ASSERT_EQ(loop_make(&self->l, variant->lbs, variant->type), 0)
-		TH_LOG("loop device: %s", strerror(errno));
-	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1",
-		 here(variant->type[0] == 'e' ? "mkfs.ext4" :
-		      variant->type[0] == 'x' ? "mkfs.xfs" : "mkfs.f2fs"),
-		 variant->mkfs_args, self->l.dev);
-	ASSERT_EQ(capture(cmd, out, sizeof(out)), 0) TH_LOG("%s: %s", cmd, out);
-	mkdir(MNT, 0755);
-	ASSERT_EQ(mount(self->l.dev, MNT, variant->type, 0, NULL), 0)
-		TH_LOG("mount %s: %s", variant->type, strerror(errno));
-	self->mounted = 1;
-	snprintf(self->file, sizeof(self->file), "%s/data", MNT);
+	snprintf(key, sizeof(key), "%s-%u", variant->type, variant->lbs);
+	ASSERT_EQ(fs_up(_metadata, key, variant->type, variant->lbs,
+			variant->mkfs_args, NULL, self->mnt, sizeof(self->mnt)),
+		  0);
+	snprintf(self->file, sizeof(self->file), "%s/data", self->mnt);
 	fd = open(self->file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	ASSERT_GE(fd, 0);
 	memset(data, 'k', sizeof(data));
@@ -341,11 +418,9 @@ FIXTURE_SETUP(fs)
 	close(fd);
 }
 
+/* The file system stays mounted for the variant's next case. */
 FIXTURE_TEARDOWN(fs)
 {
-	if (self->mounted)
-		umount(MNT);
-	loop_remove(&self->l);
 }
 
 static void want_values(FIXTURE_VARIANT(fs) const *variant, __u32 *mem,
@@ -391,14 +466,17 @@ TEST_F(fs, non_regular_files_do_not_report)
 	struct statx stx;
 	unsigned int i;
 
-	snprintf(path, sizeof(path), "%s/dir", MNT);
+	snprintf(path, sizeof(path), "%s/dir", self->mnt);
+	rmdir(path);
 	ASSERT_EQ(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/link", MNT);
+	snprintf(path, sizeof(path), "%s/link", self->mnt);
+	unlink(path);
 	ASSERT_EQ(symlink("data", path), 0);
-	snprintf(path, sizeof(path), "%s/fifo", MNT);
+	snprintf(path, sizeof(path), "%s/fifo", self->mnt);
+	unlink(path);
 	ASSERT_EQ(mkfifo(path, 0600), 0);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		snprintf(path, sizeof(path), "%s/%s", MNT, names[i]);
+		snprintf(path, sizeof(path), "%s/%s", self->mnt, names[i]);
 		ASSERT_EQ(dio_statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW,
 				    STATX_DIOALIGN, &stx), 0);
 		EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN)
@@ -413,54 +491,47 @@ TEST_F(fs, non_regular_files_do_not_report)
  * kept inline in its inode (mkfs -O inline_data).
  */
 FIXTURE(ext4_no_dio) {
-	struct loopdev l;
-	int mounted;
+	char mnt[PATH_MAX];
 };
 
 FIXTURE_VARIANT(ext4_no_dio) {
+	const char *key;
 	const char *mkfs_args;
 	const char *mount_opts;
 	int journal_data;
 };
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, journaled_data) {
+	.key = "ext4-nodelalloc",
 	.mkfs_args = "-q -F -b 4096", .mount_opts = "nodelalloc",
 	.journal_data = 1,
 };
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, inline_data) {
-	.mkfs_args = "-q -F -b 4096 -O inline_data", .journal_data = 0,
+	.key = "ext4-inline", .mkfs_args = "-q -F -b 4096 -O inline_data",
+	.journal_data = 0,
 };
 
 FIXTURE_SETUP(ext4_no_dio)
 {
-	char cmd[PATH_MAX * 2], out[4096];
-
-	self->mounted = 0;
-	umount(MNT);
-	ASSERT_EQ(loop_make(&self->l, 512, "ext4-no-dio"), 0)
-		TH_LOG("loop device: %s", strerror(errno));
-	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", here("mkfs.ext4"),
-		 variant->mkfs_args, self->l.dev);
-	ASSERT_EQ(capture(cmd, out, sizeof(out)), 0) TH_LOG("%s: %s", cmd, out);
-	mkdir(MNT, 0755);
-	ASSERT_EQ(mount(self->l.dev, MNT, "ext4", 0, variant->mount_opts), 0)
-		TH_LOG("mount: %s", strerror(errno));
-	self->mounted = 1;
+	ASSERT_EQ(fs_up(_metadata, variant->key, "ext4", 512,
+			variant->mkfs_args, variant->mount_opts, self->mnt,
+			sizeof(self->mnt)), 0);
 }
 
 FIXTURE_TEARDOWN(ext4_no_dio)
 {
-	if (self->mounted)
-		umount(MNT);
-	loop_remove(&self->l);
 }
 
 TEST_F(ext4_no_dio, reports_zero)
 {
-	const char *path = MNT "/small";
+	char path[PATH_MAX + 16], plain[PATH_MAX + 16];
 	struct statx stx;
 	int fd, flags;
+
+	snprintf(path, sizeof(path), "%s/small", self->mnt);
+	snprintf(plain, sizeof(plain), "%s/plain", self->mnt);
+	unlink(path);
 
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	ASSERT_GE(fd, 0);
@@ -478,10 +549,10 @@ TEST_F(ext4_no_dio, reports_zero)
 	/* The same file system's normal files do take direct I/O. */
 	if (!variant->journal_data)
 		return;
-	fd = open(MNT "/plain", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	fd = open(plain, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	ASSERT_GE(fd, 0);
 	close(fd);
-	ASSERT_EQ(dio_statx(AT_FDCWD, MNT "/plain", 0, STATX_DIOALIGN, &stx),
+	ASSERT_EQ(dio_statx(AT_FDCWD, plain, 0, STATX_DIOALIGN, &stx),
 		  0);
 	expect_dioalign(_metadata, &stx, 512, 512);
 }
