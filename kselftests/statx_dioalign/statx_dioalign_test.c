@@ -23,7 +23,8 @@
  * and mounts it. A file system is made once per variant: its mount (and
  * the auto-clearing loop device under it) outlives the case's child, the
  * variant's later cases find it mounted and start from the same file,
- * and the first case of the next variant unmounts it. Pinned to 6.1.192: ext4 and xfs report the device's
+ * and the first case of the next variant unmounts it. Pinned to
+ * 6.1.192: ext4 and xfs report the device's
  * dma_alignment + 1 and logical block size, f2fs its block size for both.
  */
 #define _GNU_SOURCE
@@ -39,6 +40,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -48,6 +50,12 @@
 #define BACKING_SIZE	(320 << 20)	/* mkfs.xfs wants 300 MiB at least */
 #define FILE_SIZE	(64 << 10)
 #define MNT_PREFIX	"/tmp/kconform-statx-mnt-"
+/*
+ * ext4 with 4096-byte blocks; inode tables and journal not zeroed by
+ * mkfs (the loop device over tmpfs has no WRITE_ZEROES, so mkfs would
+ * write them): a fresh image needs no zeroing, and mkfs takes less time
+ */
+#define MKFS_EXT4	"-q -F -b 4096 -E lazy_itable_init=1,lazy_journal_init=1"
 
 struct loopdev {
 	int backing;
@@ -120,14 +128,29 @@ static long queue_value(const struct loopdev *l, const char *name)
 	return strtol(buf, NULL, 10);
 }
 
-static int dio_statx(int dirfd, const char *path, int flags,
-		     unsigned int mask, struct statx *stx)
+/*
+ * statx() into @stx (poisoned first): 0 or -errno. On every file the
+ * suite looks at it also checks the invariant that stx_dio_mem_align is
+ * non-zero exactly when stx_dio_offset_align is (both 0: no direct I/O,
+ * or STATX_DIOALIGN not reported).
+ */
+static int __dio_statx(struct __test_metadata *_metadata, int dirfd,
+		       const char *path, int flags, unsigned int mask,
+		       struct statx *stx)
 {
 	memset(stx, 0xa5, sizeof(*stx));
 	if (statx(dirfd, path, flags, mask, stx))
 		return -errno;
+	EXPECT_EQ(!stx->stx_dio_mem_align, !stx->stx_dio_offset_align)
+		TH_LOG("%s: dio_mem_align %u, dio_offset_align %u", path,
+		       stx->stx_dio_mem_align, stx->stx_dio_offset_align);
+	if (!(stx->stx_mask & STATX_DIOALIGN))
+		EXPECT_EQ(stx->stx_dio_mem_align | stx->stx_dio_offset_align,
+			  0) TH_LOG("%s: values without STATX_DIOALIGN", path);
 	return 0;
 }
+
+#define dio_statx(...)	__dio_statx(_metadata, __VA_ARGS__)
 
 /* STATX_DIOALIGN reported, with these two values. */
 static void expect_dioalign(struct __test_metadata *_metadata,
@@ -166,11 +189,14 @@ static ssize_t dio_read(const char *path, off_t off, size_t len,
  * EINVAL, and so does half of the memory alignment where the reported
  * value is the real limit (@mem_is_limit). Memory is aligned to
  * dio_mem_align but, where that is less than dio_offset_align,
- * deliberately not to more.
+ * deliberately not to more. With @falls_back (f2fs on a device of 512
+ * byte blocks), an offset aligned to the device's block but not to the
+ * reported alignment is read through the page cache instead (6.1.192's
+ * f2fs_should_use_dio()), and only one misaligned to the device fails.
  */
 static void expect_values_work(struct __test_metadata *_metadata,
 			       const char *path, const struct statx *stx,
-			       bool mem_is_limit)
+			       bool mem_is_limit, bool falls_back)
 {
 	__u32 mem = stx->stx_dio_mem_align, off = stx->stx_dio_offset_align;
 	size_t mem_off = mem < off ? mem : 0;
@@ -179,8 +205,15 @@ static void expect_values_work(struct __test_metadata *_metadata,
 	ASSERT_GT(off, 0);
 	EXPECT_EQ(dio_read(path, off, off, mem_off), off)
 		TH_LOG("aligned: offset %u, memory %zu", off, mem_off);
-	EXPECT_EQ(dio_read(path, off + off / 2, off, mem_off), -EINVAL)
-		TH_LOG("offset %u", off + off / 2);
+	if (falls_back) {
+		EXPECT_EQ(dio_read(path, off + off / 2, off, mem_off), off)
+			TH_LOG("offset %u: buffered fall-back", off + off / 2);
+		EXPECT_EQ(dio_read(path, off + 256, off, mem_off), -EINVAL)
+			TH_LOG("offset %u", off + 256);
+	} else {
+		EXPECT_EQ(dio_read(path, off + off / 2, off, mem_off), -EINVAL)
+			TH_LOG("offset %u", off + off / 2);
+	}
 	if (mem_is_limit)
 		EXPECT_EQ(dio_read(path, off, off, mem_off + mem / 2), -EINVAL)
 			TH_LOG("memory %zu past a %u boundary", mem_off + mem / 2,
@@ -260,7 +293,7 @@ TEST_F(bdev, values_work_for_o_direct)
 
 	ASSERT_EQ(dio_statx(AT_FDCWD, self->l.dev, 0, STATX_DIOALIGN, &stx),
 		  0);
-	expect_values_work(_metadata, self->l.dev, &stx, true);
+	expect_values_work(_metadata, self->l.dev, &stx, true, false);
 }
 
 TEST(bdev_node_without_disk_has_no_dioalign)
@@ -376,14 +409,16 @@ FIXTURE_VARIANT(fs) {
 	 * to half of it still works, and that is no bug.
 	 */
 	bool mem_above_limit;
+	/* misaligned O_DIRECT read through the page cache, not EINVAL */
+	bool falls_back;
 };
 
 FIXTURE_VARIANT_ADD(fs, ext4_lbs_512) {
-	.type = "ext4", .lbs = 512, .mkfs_args = "-q -F -b 4096",
+	.type = "ext4", .lbs = 512, .mkfs_args = MKFS_EXT4,
 };
 
 FIXTURE_VARIANT_ADD(fs, ext4_lbs_4096) {
-	.type = "ext4", .lbs = 4096, .mkfs_args = "-q -F -b 4096",
+	.type = "ext4", .lbs = 4096, .mkfs_args = MKFS_EXT4,
 };
 
 FIXTURE_VARIANT_ADD(fs, xfs_lbs_512) {
@@ -397,6 +432,17 @@ FIXTURE_VARIANT_ADD(fs, xfs_lbs_4096) {
 FIXTURE_VARIANT_ADD(fs, f2fs_lbs_4096) {
 	.type = "f2fs", .lbs = 4096, .mkfs_args = "-q -f",
 	.mem_align = 4096, .offset_align = 4096, .mem_above_limit = true,
+};
+
+/*
+ * f2fs on 512-byte device blocks reports its 4096-byte block for both,
+ * and falls back to buffered I/O for an offset aligned to 512 only
+ * (statx(2) promises nothing for such a request; pinned to 6.1.192).
+ */
+FIXTURE_VARIANT_ADD(fs, f2fs_lbs_512) {
+	.type = "f2fs", .lbs = 512, .mkfs_args = "-q -f",
+	.mem_align = 4096, .offset_align = 4096, .mem_above_limit = true,
+	.falls_back = true,
 };
 
 FIXTURE_SETUP(fs)
@@ -446,7 +492,7 @@ TEST_F(fs, values_work_for_o_direct)
 
 	ASSERT_EQ(dio_statx(AT_FDCWD, self->file, 0, STATX_DIOALIGN, &stx), 0);
 	expect_values_work(_metadata, self->file, &stx,
-			   !variant->mem_above_limit);
+			   !variant->mem_above_limit, variant->falls_back);
 }
 
 TEST_F(fs, not_asked_for_not_reported)
@@ -487,8 +533,9 @@ TEST_F(fs, non_regular_files_do_not_report)
 /*
  * ext4 files that take no direct I/O report STATX_DIOALIGN with both
  * values 0: a file with data journaling (chattr +j, which ext4 honours
- * only without delayed allocation, hence nodelalloc), and a small file
- * kept inline in its inode (mkfs -O inline_data).
+ * only without delayed allocation, hence nodelalloc), every file of a
+ * file system mounted data=journal, and a small file kept inline in its
+ * inode (mkfs -O inline_data).
  */
 FIXTURE(ext4_no_dio) {
 	char mnt[PATH_MAX];
@@ -499,17 +546,29 @@ FIXTURE_VARIANT(ext4_no_dio) {
 	const char *mkfs_args;
 	const char *mount_opts;
 	int journal_data;
+	/*
+	 * a plain file of the same file system: 1 takes direct I/O
+	 * (512/512), 0 does not (0/0), -1 not checked
+	 */
+	int plain_dio;
 };
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, journaled_data) {
 	.key = "ext4-nodelalloc",
-	.mkfs_args = "-q -F -b 4096", .mount_opts = "nodelalloc",
-	.journal_data = 1,
+	.mkfs_args = MKFS_EXT4, .mount_opts = "nodelalloc",
+	.journal_data = 1, .plain_dio = 1,
+};
+
+/* mounted data=journal: every file's data is journaled, none takes DIO */
+FIXTURE_VARIANT_ADD(ext4_no_dio, data_journal_mount) {
+	.key = "ext4-data-journal",
+	.mkfs_args = MKFS_EXT4, .mount_opts = "data=journal",
+	.journal_data = 0, .plain_dio = 0,
 };
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, inline_data) {
-	.key = "ext4-inline", .mkfs_args = "-q -F -b 4096 -O inline_data",
-	.journal_data = 0,
+	.key = "ext4-inline", .mkfs_args = MKFS_EXT4 " -O inline_data",
+	.journal_data = 0, .plain_dio = -1,
 };
 
 FIXTURE_SETUP(ext4_no_dio)
@@ -546,15 +605,131 @@ TEST_F(ext4_no_dio, reports_zero)
 	close(fd);
 	ASSERT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx), 0);
 	expect_dioalign(_metadata, &stx, 0, 0);
-	/* The same file system's normal files do take direct I/O. */
-	if (!variant->journal_data)
+	/* The same file system's other files: with or without direct I/O. */
+	if (variant->plain_dio < 0)
 		return;
 	fd = open(plain, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	ASSERT_GE(fd, 0);
 	close(fd);
 	ASSERT_EQ(dio_statx(AT_FDCWD, plain, 0, STATX_DIOALIGN, &stx),
 		  0);
-	expect_dioalign(_metadata, &stx, 512, 512);
+	expect_dioalign(_metadata, &stx, variant->plain_dio ? 512 : 0,
+			variant->plain_dio ? 512 : 0);
+}
+
+/*
+ * Debian's xfs_io (xfsprogs 6.1.0, copied next to the test) as a real
+ * client: `statx -r -m 0x2000` asks for STATX_DIOALIGN alone and prints
+ * stx_mask, whose STATX_DIOALIGN bit must be set for the regular file
+ * (and be the one this test saw); on xfs, XFS_IOC_DIOINFO's minimum I/O
+ * size (`stat` prints it as dioattr.miniosz) is the device's block, the
+ * reported offset alignment.
+ * xfsprogs 6.1.0 does not print stx_dio_mem_align or stx_dio_offset_align
+ * themselves (its statx -r stops at dev_minor), so the two numbers
+ * cannot be compared one by one.
+ */
+static unsigned long xfs_io_value(struct __test_metadata *_metadata,
+				  const char *cmd, const char *path,
+				  const char *key)
+{
+	char line[PATH_MAX * 2], out[8192], *at;
+
+	snprintf(line, sizeof(line), "%s -c '%s' %s 2>&1", here("xfs_io"), cmd,
+		 path);
+	EXPECT_EQ(capture(line, out, sizeof(out)), 0) TH_LOG("%s: %s", line,
+							     out);
+	at = strstr(out, key);
+	EXPECT_NE(at, NULL) TH_LOG("no '%s' in: %s", key, out);
+	return at ? strtoul(at + strlen(key), NULL, 0) : ~0ul;
+}
+
+TEST_F(fs, xfs_io_sees_the_same)
+{
+	struct statx stx;
+
+	unsigned long mask;
+
+	ASSERT_EQ(dio_statx(AT_FDCWD, self->file, 0, STATX_DIOALIGN, &stx), 0);
+	mask = xfs_io_value(_metadata, "statx -r -m 0x2000", self->file,
+			    "stat.mask = ");
+	EXPECT_EQ(mask & STATX_DIOALIGN, STATX_DIOALIGN);
+	EXPECT_EQ(mask & STATX_DIOALIGN, stx.stx_mask & STATX_DIOALIGN);
+	if (strcmp(variant->type, "xfs"))
+		return;
+	EXPECT_EQ(xfs_io_value(_metadata, "stat", self->file,
+			       "dioattr.miniosz = "), variant->lbs);
+	EXPECT_EQ(variant->lbs, stx.stx_dio_offset_align);
+}
+
+/*
+ * Regular files of file systems without direct I/O alignment support:
+ * STATX_DIOALIGN asked for, not reported (values 0), also as xfs_io
+ * sees it.
+ */
+TEST(no_dio_support_no_dioalign)
+{
+	static const char *const files[] = {
+		"/tmp/kconform-statx-tmpfs-file",	/* tmpfs */
+		"/proc/version",			/* procfs */
+		"/sys/devices/system/cpu/online",	/* sysfs */
+	};
+	struct statx stx;
+	unsigned int i;
+	int fd;
+
+	fd = open(files[0], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, "kconform", 8), 8);
+	close(fd);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		ASSERT_EQ(dio_statx(AT_FDCWD, files[i], 0, STATX_DIOALIGN,
+				    &stx), 0) TH_LOG("%s", files[i]);
+		EXPECT_TRUE(S_ISREG(stx.stx_mode)) TH_LOG("%s", files[i]);
+		EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN)
+			TH_LOG("%s", files[i]);
+		EXPECT_EQ(stx.stx_dio_mem_align, 0);
+		EXPECT_EQ(stx.stx_dio_offset_align, 0);
+	}
+	EXPECT_EQ(xfs_io_value(_metadata, "statx -r -m 0x2000", files[0],
+			       "stat.mask = ") & STATX_DIOALIGN, 0);
+	unlink(files[0]);
+}
+
+/* statx(2) itself, by syscall (no C library in between): its errors. */
+static int sys_statx(const char *path, int flags, unsigned int mask,
+		     struct statx *buf)
+{
+	return syscall(SYS_statx, AT_FDCWD, path, flags, mask, buf) ? -errno : 0;
+}
+
+TEST(bad_flags_and_mask_are_einval)
+{
+	struct statx stx;
+
+	ASSERT_EQ(sys_statx("/", 0, STATX_DIOALIGN, &stx), 0);
+	/* a flags bit statx does not know */
+	EXPECT_EQ(sys_statx("/", 0x40000000, STATX_DIOALIGN, &stx), -EINVAL);
+	/* both sync types at once */
+	EXPECT_EQ(sys_statx("/", AT_STATX_SYNC_TYPE, STATX_DIOALIGN, &stx),
+		  -EINVAL);
+	/* the reserved mask bit, alone and with STATX_DIOALIGN */
+	EXPECT_EQ(sys_statx("/", 0, STATX__RESERVED, &stx), -EINVAL);
+	EXPECT_EQ(sys_statx("/", 0, STATX__RESERVED | STATX_DIOALIGN, &stx),
+		  -EINVAL);
+	/* unknown mask bits below it are ignored, not refused */
+	EXPECT_EQ(sys_statx("/", 0, 0x40000000 | STATX_DIOALIGN, &stx), 0);
+}
+
+TEST(bad_pointers_are_efault)
+{
+	struct statx stx;
+
+	EXPECT_EQ(sys_statx("/", 0, STATX_DIOALIGN, (struct statx *)8),
+		  -EFAULT);
+	EXPECT_EQ(sys_statx("/", 0, STATX_BASIC_STATS, (struct statx *)8),
+		  -EFAULT);
+	EXPECT_EQ(sys_statx((const char *)8, 0, STATX_DIOALIGN, &stx),
+		  -EFAULT);
 }
 
 TEST_HARNESS_MAIN
