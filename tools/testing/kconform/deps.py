@@ -22,6 +22,8 @@ RUN_PACKAGES = (
 	'bpftool', 'libbpf-dev', 'zlib1g-dev',
 	# statx_dioalign: mkfs of the file systems it tests, run in the guest
 	'e2fsprogs', 'xfsprogs', 'f2fs-tools',
+	# netlink_intro: iproute2's genl, a real client run in the guest
+	'iproute2',
 	# bpf_security: the guest build's module signing key (certs/Makefile
 	# runs openssl req) and the test keys and PKCS#7 signatures
 	'openssl',
