@@ -414,6 +414,8 @@ def rows(seeds: Sequence[Seed], seeds_dir: Optional[Path], tree: Path,
 	for s in seeds:
 		path = seed_file(seeds_dir, s.name) if seeds_dir else None
 		label = seed_label(path, s.name)
+		if not s.files and not s.functions:
+			out.append(Row(label, '-', [], [], 'no C code to measure (see below)'))
 		diff = parse_diff(path.read_text(errors='replace')) if path and s.files else {}
 		for f in s.files:
 			src = tree / f
