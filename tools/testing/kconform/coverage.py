@@ -113,8 +113,8 @@ def initramfs(repo: Path, build_dir: Path) -> Path:
 	if root.exists():
 		shutil.rmtree(root)
 	(root / 'bin').mkdir(parents=True)
-	for d in ('proc', 'sys', 'tmp', 'dev'):
-		(root / d).mkdir()
+	for d in ('proc', 'sys', 'tmp', 'dev', 'sbin', 'usr/bin', 'usr/sbin'):
+		(root / d).mkdir(parents=True)
 	shutil.copy2('/bin/busybox', root / 'bin/busybox')
 	shutil.copyfile(repo / 'tools/testing/guest/gcov', root / 'init')
 	(root / 'init').chmod(0o755)

@@ -59,10 +59,11 @@ def exec_argv(job: KunitJob, qemu_args: Sequence[str],
 	qemu = list(qemu_args)
 	if job.initrd is not None:
 		qemu += ['-initrd', str(job.initrd)]
-		args += ['console=ttyS0', 'kunit.enable=1']
+		args.append('console=ttyS0')
 		if filter_glob:
 			args.append(f'kunit.filter_glob={filter_glob}')
-		args.append('--')
+		# one argument: argparse drops a bare `--` value
+		args.append('kunit.enable=1 --')
 		filter_glob = ''
 	extra = [f'--timeout={job.timeout}', '--raw_output=all',
 		 *(f'--kernel_args={a}' for a in args)]

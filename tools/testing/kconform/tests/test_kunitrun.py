@@ -45,10 +45,10 @@ class KunitRunTest(unittest.TestCase):
 				  '--kernel_args=kasan_multi_shot', 'a.*'])
 		job.initrd = Path('/w/build/coverage/kconform-gcov.cpio')
 		argv = kunitrun.exec_argv(job, ['-accel', 'tcg'], 'a.*')
-		self.assertEqual(argv[-6:], [
+		self.assertEqual(argv[-5:], [
 			'--kernel_args=kasan_multi_shot', '--kernel_args=console=ttyS0',
-			'--kernel_args=kunit.enable=1',
-			'--kernel_args=kunit.filter_glob=a.*', '--kernel_args=--',
+			'--kernel_args=kunit.filter_glob=a.*',
+			'--kernel_args=kunit.enable=1 --',
 			'--qemu_args=-accel tcg -initrd '
 			'/w/build/coverage/kconform-gcov.cpio'])
 
