@@ -277,10 +277,10 @@ def map_hunks(hunks: Sequence[Hunk], current: Sequence[str]) -> Tuple[List[int],
 	"""The current line numbers (1-based) of the lines the hunks add, and
 	how many added lines are no longer in the file. A hunk whose new text
 	is still whole in the file maps at the copy nearest to where the diff
-	put it (shifted as the hunks before it were). Otherwise each added line
-	maps to the nearest equal line after the one before it, and a line
-	changed since (a rename) to the most similar line (75 %) between its
-	mapped neighbours."""
+	put it (shifted as the hunks before it were). Otherwise the hunk's new
+	text is aligned with the file (difflib's longest common pieces), and a
+	line changed since (a rename) maps to the most similar line (75 %)
+	between its mapped neighbours."""
 	cur = [_norm(l) for l in current]
 	mapped: List[int] = []
 	gone = 0
@@ -299,13 +299,13 @@ def map_hunks(hunks: Sequence[Hunk], current: Sequence[str]) -> Tuple[List[int],
 			mapped += [start + i + 1 for i in added]
 			continue
 		at: Dict[int, int] = {}		# index in the hunk -> current index
-		last = -1
-		for i in added:
-			want = max(expect + i, last + 1)
-			cands = [n for n, c in enumerate(cur) if c == post[i] and n > last]
-			n = min(cands, key=lambda c: abs(c - want)) if cands else -1
-			if n >= 0 and abs(n - want) <= 400:
-				at[i] = last = n
+		# the longest common pieces of the hunk's new text and the file
+		sm = difflib.SequenceMatcher(None, post, cur, autojunk=False)
+		wanted = set(added)
+		for blk in sm.get_matching_blocks():
+			for k in range(blk.size):
+				if blk.a + k in wanted:
+					at[blk.a + k] = blk.b + k
 		for i in added:
 			if i in at:
 				continue
