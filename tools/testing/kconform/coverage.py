@@ -393,6 +393,8 @@ def _row(seed: str, path: str, lines: Iterable[int], info: Info,
 	if da is None:
 		return Row(seed, path, [], [], note or 'no gcov data (not built, or not run)')
 	changed = sorted(n for n in set(lines) if n in da)
+	if not changed and not note:
+		note = 'no code among the changed lines (declarations, exports)'
 	return Row(seed, path, changed, [n for n in changed if da[n] > 0], note)
 
 
