@@ -9,7 +9,7 @@ SHARED ?= ../shared
 ARGS ?=
 KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
 
-.PHONY: run check deps deps-tests unit typecheck series export
+.PHONY: run check deps deps-tests unit typecheck series export coverage
 
 ## The main job: build the patched kernels, boot them, run every suite, report.
 run: deps
@@ -31,6 +31,15 @@ check: deps-tests unit typecheck series
 	sed -n '/^== bugs this tree carries/,/^gate:\|^[0-9]* passed/p' \
 		results/without-fixes/summary.txt 2>/dev/null | grep -v '^gate:'; \
 	tail -n 1 results/summary.txt; exit $$rc
+
+## Coverage (README "Coverage"): every suite on the coverage variant (gcov
+## on coverage.toml's files), then results/coverage/html/index.html, its
+## screenshot, and per seed commit the changed lines executed (the table
+## at the end of results/coverage/summary.txt, results.json `coverage`).
+coverage:
+	$(KCONFORM) deps --coverage
+	$(KCONFORM) run --variant coverage --out results/coverage \
+		--seeds $(SHARED)/seeds $(ARGS)
 
 deps:
 	$(KCONFORM) deps

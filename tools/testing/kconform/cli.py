@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (bench, console, deps, export, fixes, gate, guest, kcidb,
+from . import (bench, console, coverage, deps, export, fixes, gate, guest, kcidb,
 	       kunitrun, listing, proc, report, suites, tree)
 from .model import InputError, KconformError, Status, Suite
 
@@ -272,7 +272,13 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			      args.jobs, int(args.guest_timeout * variant.timeout_factor),
 			      variant)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
-				 int(args.kunit_timeout * variant.timeout_factor))
+				 int(args.kunit_timeout * variant.timeout_factor),
+				 tuple(variant.cmdline.split()))
+	if variant.coverage:
+		gjob.make_vars = coverage.make_vars(coverage.profiled(
+			coverage.load(REPO), coverage.patch_files(layout.patches,
+								  layout.series())))
+		kjob.initrd = coverage.initramfs(REPO, gjob.build_dir)
 	built = False
 	if ku_specs or gs_specs:
 		try:
@@ -356,6 +362,17 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 					log_name=f'guest-console-rerun{attempt}.log'))
 		results[:] = gate.merge_rerun(results, [s for s in again
 							if (s.kind, s.name) in redo])
+	if variant.coverage and built:
+		with st.stage('coverage', 'gcov data -> lcov report, per seed table'):
+			got, rep.coverage_lines = coverage.collect(
+				REPO, inputs.out, gjob.build_dir, src.tree,
+				Path(args.seeds), layout.patches, layout.series())
+			rep.coverage = [r.to_json() for r in got]
+			why = coverage.screenshot(inputs.out / 'html/index.html',
+						  inputs.out / 'screenshot.png')
+			print('kconform: coverage: ' + (f'no screenshot: {why}' if why else
+			      f'screenshot of the report: {inputs.out / "screenshot.png"}'),
+			      flush=True)
 
 
 def _migrate(build_root: Path) -> None:
@@ -432,7 +449,8 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	report.write_junit(rep, out / 'junit.xml')
 	if getattr(args, 'kcidb', None):
 		kcidb.write(rep, Path(args.kcidb))
-	table = report.summary(rep, verdict.marks) + fixes.lines(rep.fixes)
+	table = report.summary(rep, verdict.marks) + fixes.lines(rep.fixes) + \
+		rep.coverage_lines
 	for line in table:
 		print(line)
 	print(f'kconform: results in {out} (results.json, junit.xml, logs)')
@@ -522,7 +540,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_deps(args: argparse.Namespace) -> int:
-	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()))
+	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
+		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
 	print('kconform: every Debian package needed is installed')
 	return 0
 
@@ -573,6 +592,9 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--accel', choices=['auto', 'kvm', 'tcg'], default='auto')
 	run.add_argument('--variant', default='default', metavar='NAME',
 			 help='the kernel variant (tools/testing/guest/variants.toml)')
+	run.add_argument('--seeds', default=str(REPO.parent / 'shared' / 'seeds'),
+			 metavar='DIR', help='the seed commits coverage.toml numbers '
+			 '(--variant coverage; default ../shared/seeds)')
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')
@@ -601,6 +623,8 @@ def parser() -> argparse.ArgumentParser:
 	dp = sub.add_parser('deps', help='install the Debian packages needed')
 	dp.add_argument('--tests', action='store_true',
 			help='also what the project tests need')
+	dp.add_argument('--coverage', action='store_true',
+			help='also what make coverage needs (lcov, chromium)')
 	dp.set_defaults(func=cmd_deps)
 	return p
 

@@ -29,6 +29,9 @@ RUN_PACKAGES = (
 	'openssl',
 )
 TEST_PACKAGES = ('python3-mypy',)
+# make coverage: the report (geninfo, genhtml; llvm-cov is llvm's) and
+# the screenshot of it that checks it renders (headless chromium)
+COVERAGE_PACKAGES = ('lcov', 'llvm', 'chromium')
 
 
 def missing(packages: Sequence[str]) -> List[str]:

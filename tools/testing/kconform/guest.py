@@ -22,7 +22,7 @@ import subprocess
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import bench, console, kconfig, proc
 from .model import KconformError, Suite
@@ -45,7 +45,8 @@ UP_MARKER = 'kconform: guest userspace up'
 # their own boot (kunit.py exec).
 CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5 printk.time=1 kunit.enable=0'
 VARIANTS = 'tools/testing/guest/variants.toml'
-_VARIANT_KEYS = {'description', 'fragment', 'benches', 'cmdline', 'timeout_factor'}
+_VARIANT_KEYS = {'description', 'fragment', 'benches', 'cmdline', 'timeout_factor',
+		 'coverage'}
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class Variant:
 	benches: bool = True
 	cmdline: str = ''
 	timeout_factor: float = 1.0
+	# gcov on the files of coverage.toml, whose data the guest sends back
+	coverage: bool = False
 
 
 def variants(repo: Path) -> Dict[str, Variant]:
@@ -77,7 +80,8 @@ def variants(repo: Path) -> Dict[str, Variant]:
 		out[name] = Variant(name, str(entry.get('description', '')), frag,
 				    bool(entry.get('benches', True)),
 				    str(entry.get('cmdline', '')),
-				    float(entry.get('timeout_factor', 1.0)))
+				    float(entry.get('timeout_factor', 1.0)),
+				    bool(entry.get('coverage', False)))
 	if 'default' not in out:
 		raise KconformError(f'{path}: no [default] variant')
 	return out
@@ -92,6 +96,8 @@ class GuestJob:
 	jobs: int
 	timeout: int
 	variant: Variant = Variant('default', '')
+	# the variant's make variables (coverage: GCOV_PROFILE_<obj>=y)
+	make_vars: Tuple[str, ...] = ()
 
 	@property
 	def image(self) -> Path:
@@ -107,7 +113,7 @@ class GuestJob:
 
 	def make(self, *targets: str) -> List[str]:
 		return ['make', '-C', str(self.tree), f'O={self.build_dir}',
-			*TOOLCHAIN, f'-j{self.jobs}', *targets]
+			*TOOLCHAIN, *self.make_vars, f'-j{self.jobs}', *targets]
 
 
 def targets(specs: Sequence[SuiteSpec]) -> List[str]:
@@ -155,7 +161,7 @@ def build_key(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 	if tree_state is None:
 		return None
 	return _digest(tree_state, (job.build_dir / '.config').read_text(),
-		       *TOOLCHAIN)
+		       *TOOLCHAIN, *job.make_vars)
 
 
 def _fresh(stamp: Path, key: Optional[str], *made: Path) -> bool:
@@ -185,7 +191,8 @@ def userspace_key(job: GuestJob, build: Optional[str], digest: str,
 	benches, init, and Debian's packages."""
 	if build is None:
 		return None
-	guest_files = [job.repo / 'tools/testing/guest' / f for f in ('init', 'timeout')]
+	guest_files = [job.repo / 'tools/testing/guest' / f
+		       for f in ('init', 'timeout', 'gcov')]
 	status = Path('/var/lib/dpkg/status')
 	return _digest(build, digest, ' '.join(targets(specs)),
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
@@ -262,6 +269,9 @@ def make_initramfs(job: GuestJob, installed: Path,
 	wrapper = root / 'bin/kconform-timeout'
 	shutil.copyfile(job.repo / 'tools/testing/guest/timeout', wrapper)
 	wrapper.chmod(0o755)
+	gcov = root / 'bin/kconform-gcov'
+	shutil.copyfile(job.repo / 'tools/testing/guest/gcov', gcov)
+	gcov.chmod(0o755)
 	shutil.copytree(installed, root / 'kselftest', symlinks=True)
 	# What init runs after run_kselftest.sh: "<target> <program>" lines.
 	(root / 'kselftest/kconform-benches').write_text(''.join(

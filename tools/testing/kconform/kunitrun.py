@@ -14,7 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from . import console, proc
 from .model import Status, Suite
@@ -28,6 +28,13 @@ class KunitJob:
 	build_dir: Path
 	out: Path
 	timeout: int
+	# the variant's command line, added to the boot's
+	kernel_args: Tuple[str, ...] = ()
+	# an initramfs whose /init runs once KUnit is done (coverage: the
+	# gcov data to the console); kunit.py's own kunit_shutdown=reboot
+	# would end the boot first, so then the arguments end with `--`
+	# (the kernel leaves what follows to init: kunit.py's additions)
+	initrd: Optional[Path] = None
 
 
 def _tool(job: KunitJob, verb: str, *extra: str) -> List[str]:
@@ -48,10 +55,20 @@ def exec_argv(job: KunitJob, qemu_args: Sequence[str],
 	      filter_glob: str = '') -> List[str]:
 	# --raw_output=all: kunit.py prints the console as it comes, so it
 	# streams through proc.run, which gives every line its host time.
+	args = [*KERNEL_ARGS, *job.kernel_args]
+	qemu = list(qemu_args)
+	if job.initrd is not None:
+		qemu += ['-initrd', str(job.initrd)]
+		args.append('console=ttyS0')
+		if filter_glob:
+			args.append(f'kunit.filter_glob={filter_glob}')
+		# one argument: argparse drops a bare `--` value
+		args.append('kunit.enable=1 --')
+		filter_glob = ''
 	extra = [f'--timeout={job.timeout}', '--raw_output=all',
-		 *(f'--kernel_args={a}' for a in KERNEL_ARGS)]
-	if qemu_args:
-		extra.append('--qemu_args=' + ' '.join(qemu_args))
+		 *(f'--kernel_args={a}' for a in args)]
+	if qemu:
+		extra.append('--qemu_args=' + ' '.join(qemu))
 	if filter_glob:
 		extra.append(filter_glob)
 	return _tool(job, 'exec', *extra)

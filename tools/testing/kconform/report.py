@@ -25,6 +25,8 @@ class RunReport:
 	errors: List[str] = field(default_factory=list)
 	gate: Dict[str, Any] = field(default_factory=dict)	# gate.Verdict.to_json
 	fixes: List[Dict[str, Any]] = field(default_factory=list)	# fixes.verdicts
+	coverage: List[Dict[str, Any]] = field(default_factory=list)	# coverage.Row
+	coverage_lines: List[str] = field(default_factory=list)	# the summary's table
 
 	def totals(self) -> Dict[str, int]:
 		t = {s.value: 0 for s in Status}
@@ -49,6 +51,7 @@ class RunReport:
 			'errors': self.errors,
 			'gate': self.gate,
 			'fixes': self.fixes,
+			**({'coverage': self.coverage} if self.coverage else {}),
 		}
 
 

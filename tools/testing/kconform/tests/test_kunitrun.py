@@ -33,6 +33,25 @@ class KunitRunTest(unittest.TestCase):
 		self.assertEqual(kunitrun.exec_argv(job, [], 'tcp_ehash.*')[-2:],
 				 ['--kernel_args=oops=panic', 'tcp_ehash.*'])
 
+	def test_exec_argv_variant_and_initrd(self) -> None:
+		"""The variant's command line reaches the KUnit boot; with an
+		initrd (coverage) the arguments end with `--`, so kunit.py's
+		kunit_shutdown=reboot, added after them, goes to init and the boot
+		reaches the initrd's /init."""
+		job = kunitrun.KunitJob(Path('/src/linux'), Path('/w/build/debug'),
+					Path('/w/out'), 300, ('kasan_multi_shot',))
+		self.assertEqual(kunitrun.exec_argv(job, [], 'a.*')[-3:],
+				 ['--kernel_args=oops=panic',
+				  '--kernel_args=kasan_multi_shot', 'a.*'])
+		job.initrd = Path('/w/build/coverage/kconform-gcov.cpio')
+		argv = kunitrun.exec_argv(job, ['-accel', 'tcg'], 'a.*')
+		self.assertEqual(argv[-5:], [
+			'--kernel_args=kasan_multi_shot', '--kernel_args=console=ttyS0',
+			'--kernel_args=kunit.filter_glob=a.*',
+			'--kernel_args=kunit.enable=1 --',
+			'--qemu_args=-accel tcg -initrd '
+			'/w/build/coverage/kconform-gcov.cpio'])
+
 	def test_panic_is_a_crash_with_its_excerpt(self) -> None:
 		s = by_name(kunitrun.classify(recorded('kunit_raw_panic'),
 					      ['tcp_ehash', 'example']))
