@@ -71,6 +71,7 @@ class Inputs:
 	baseline: Optional[Dict[gate.Key, str]]
 	extras: List[Path]
 	selection: suites.Selection
+	variant: guest.Variant
 
 
 def _out_dir(path: str) -> Path:
@@ -110,14 +111,16 @@ def check_inputs(args: argparse.Namespace,
 		raise InputError('--prove-fixes needs --baseline: the run with the fixes')
 	if getattr(args, 'prove_fixes', False) and args.fixes == 'apply':
 		raise InputError('--prove-fixes omits the fixes; --fixes apply contradicts it')
-	if getattr(args, 'variant', 'default') not in guest.variants(REPO):
+	known_variants = guest.variants(REPO)
+	variant = known_variants.get(getattr(args, 'variant', 'default'))
+	if variant is None:
 		raise InputError(f'--variant {args.variant}: unknown; known: '
-				 f'{", ".join(guest.variants(REPO))}')
+				 f'{", ".join(known_variants)}')
 	if getattr(args, 'retries', 0) < 0:
 		raise InputError(f'--retries {args.retries}: must be 0 or more')
 	selection = suites.selection(registry, args.suite or [], args.kind or [],
 				     getattr(args, 'case', None) or [])
-	return Inputs(_out_dir(args.out), known, baseline, extras, selection)
+	return Inputs(_out_dir(args.out), known, baseline, extras, selection, variant)
 
 
 def _source(args: argparse.Namespace, out: Path, extras: List[Path],
@@ -264,7 +267,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			present.append(spec)
 	ku_specs = [s for s in present if s.kunit] if 'kunit' in kinds else []
 	gs_specs = [s for s in present if s.kselftest] if 'kselftest' in kinds else []
-	variant = guest.variants(REPO)[args.variant]
+	variant = inputs.variant
 	rep.kernel['variant'] = variant.name
 	build_root = src.work / 'build'
 	_migrate(build_root)
