@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (bench, console, coverage, deps, export, fixes, gate, guest, kcidb,
-	       kunitrun, listing, proc, report, suites, tree)
+from . import (bench, console, coverage, deps, export, fixes, gate, guest, image,
+	       kcidb, kunitrun, listing, proc, report, suites, tree)
 from .model import InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -116,6 +116,17 @@ def check_inputs(args: argparse.Namespace,
 	if variant is None:
 		raise InputError(f'--variant {args.variant}: unknown; known: '
 				 f'{", ".join(known_variants)}')
+	if getattr(args, 'image', None):
+		# a package's kernel is booted as it is: nothing of ours goes in
+		if not args.image.endswith('.deb'):
+			image.parse_arg(args.image)
+		clash = [o for o, bad in (('--patch', bool(extras)),
+					  ('--fixes apply', args.fixes == 'apply'),
+					  ('--prove-fixes', getattr(args, 'prove_fixes', False)),
+					  ('--variant', variant.name != 'default')) if bad]
+		if clash:
+			raise InputError(f'--image boots a package\'s kernel as it is; '
+					 f'{", ".join(clash)} would change a kernel we build')
 	if getattr(args, 'retries', 0) < 0:
 		raise InputError(f'--retries {args.retries}: must be 0 or more')
 	selection = suites.selection(registry, args.suite or [], args.kind or [],
@@ -225,7 +236,8 @@ def _fixes_mode(args: argparse.Namespace) -> str:
 	"""apply or omit the series' fixes: a user's tree is tested as it is."""
 	if getattr(args, 'fixes', None):
 		return str(args.fixes)
-	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None):
+	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None) or \
+			getattr(args, 'image', None):
 		return 'omit'
 	return 'apply'
 
@@ -237,11 +249,16 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	sel = inputs.selection
 	specs = sel.specs
 	kinds = sel.kinds
+	pkg: Optional[image.Image] = None
+	if args.image:
+		with st.stage('fetch', f'kernel package {args.image} (apt-get download, '
+			      'unpacked in the cache, not installed)'):
+			pkg = image.fetch(args.image, cache_dir(), inputs.out)
 	src = _source(args, inputs.out, inputs.extras, st)
 	rep.kernel['source'] = src.name
 	layout = tree.Layout(REPO)
 	fix_list = fixes.load(layout.patches, layout.series())
-	if rep.kernel['fixes'] == 'omit':
+	if rep.kernel['fixes'] == 'omit' and pkg is None:
 		src.omit = tuple(f.patch for f in fix_list)
 	try:
 		with st.stage('patch', f'series + overlays onto {src.name}'):
@@ -254,6 +271,12 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		results += _failed(specs, kinds, str(e))
 		return
 	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
+	if pkg is not None:
+		# the tree gives the kselftests and their uapi headers only
+		rep.kernel.update(source=pkg.name, version=pkg.kernel_version,
+				  package={'asked': args.image, 'name': pkg.unpacked.package,
+					   'version': pkg.unpacked.version,
+					   'release': pkg.release, 'tests_from': src.name})
 
 	lacking = {s.name: tree.missing_code(src.tree, list(s.requires)) for s in registry}
 	present = []
@@ -265,15 +288,37 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			results += _failed([spec], kinds, msg)
 		else:
 			present.append(spec)
-	ku_specs = [s for s in present if s.kunit] if 'kunit' in kinds else []
-	gs_specs = [s for s in present if s.kselftest] if 'kselftest' in kinds else []
+	# What the kernel cannot run (a package's: its config-*), by name.
+	available = [s for s in registry if not lacking[s.name]]
+	nas, params = image.plan(REPO, available, suites.KINDS, pkg.config(),
+				 pkg.name) if pkg else ([], [])
+	if pkg is not None:
+		# the KUnit boot (kunit.py exec) is of a kernel we build
+		nas += [image.NotApplicable('kunit', n, '*', f'not applicable to {pkg.name}: '
+					    'KUnit suites boot our own build (kunit.py exec)')
+			for s in available for n in s.kunit
+			if not image.whole(nas, 'kunit', n)]
+	wanted = {(k, n) for s in specs for k, names in
+		  (('kunit', s.kunit), ('kselftest', (s.kselftest,))) for n in names
+		  if k in kinds}
+	nas = [n for n in nas if (n.kind, n.suite) in wanted]
+	for n in nas:
+		print(f'kconform: {n.kind}:{n.suite}:{n.glob}: {n.reason}', flush=True)
+	available = [s for s in available
+		     if not (s.kselftest and image.whole(nas, 'kselftest', s.kselftest))]
+	ku_specs = [s for s in present if s.kunit and not all(
+		image.whole(nas, 'kunit', n) for n in s.kunit)] if 'kunit' in kinds else []
+	gs_specs = [s for s in present if s.kselftest and not image.whole(
+		nas, 'kselftest', s.kselftest)] if 'kselftest' in kinds else []
 	variant = inputs.variant
 	rep.kernel['variant'] = variant.name
 	build_root = src.work / 'build'
 	_migrate(build_root)
-	gjob = guest.GuestJob(REPO, src.tree, build_root / variant.name, inputs.out,
-			      args.jobs, int(args.guest_timeout * variant.timeout_factor),
-			      variant)
+	gjob = guest.GuestJob(REPO, src.tree, build_root / (
+		f'package-{pkg.release}_{pkg.unpacked.version}' if pkg else variant.name),
+			      inputs.out, args.jobs,
+			      int(args.guest_timeout * variant.timeout_factor),
+			      variant, package=pkg, cmdline=' '.join(params))
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(args.kunit_timeout * variant.timeout_factor),
 				 tuple(variant.cmdline.split()))
@@ -283,7 +328,18 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 								  layout.series())))
 		kjob.initrd = coverage.initramfs(REPO, gjob.build_dir)
 	built = False
-	if ku_specs or gs_specs:
+	key: Optional[str] = None
+	if pkg is not None and gs_specs:
+		try:
+			with st.stage('kernel', f'{pkg.name}, not built: the tree\'s uapi '
+				      'headers, the package\'s vmlinux (BTF)'):
+				key = guest.package_kernel(gjob, src.state(tree.series_digest(
+					layout, src, selftests=False)))
+			built = True
+		except KconformError as e:
+			rep.errors.append(str(e))
+			results += _failed(gs_specs, kinds, str(e))
+	elif ku_specs or gs_specs:
 		try:
 			with st.stage('configure', f'{variant.name} kernel config'):
 				# Every present suite, whatever --suite says: one
@@ -317,8 +373,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 				# Every present target, whatever --suite says; the
 				# selection is made at boot (kconform.run=), so the
 				# initramfs does not change with it.
-				every = [s for s in registry
-					 if s.kselftest and not lacking[s.name]]
+				every = [s for s in available if s.kselftest]
 				if not guest.userspace(gjob, every, guest.userspace_key(
 						gjob, key, digest, every)):
 					print('kconform: userspace: unchanged', flush=True)
@@ -339,6 +394,9 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		with st.stage('run-kselftest', f'boot the guest ({accel})'):
 			results += sel.only(guest.boot(gjob, gs_specs, ACCEL_ARGS[accel],
 						       run_list=run_list))
+	# not-applicable cases that ran anyway (in a program with others)
+	# are skipped with the reason before any rerun is considered
+	results[:] = sel.only(image.mark(results, nas, image.listed(REPO, nas)))
 	today = datetime.date.today()
 	for attempt in range(1, args.retries + 1):
 		redo = gate.to_rerun(results, inputs.known, rep.kernel['version'],
@@ -363,8 +421,9 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 					gjob, [s for s in gs_specs if s.kselftest in gs],
 					ACCEL_ARGS[accel], run_list=rl,
 					log_name=f'guest-console-rerun{attempt}.log'))
-		results[:] = gate.merge_rerun(results, [s for s in again
-							if (s.kind, s.name) in redo])
+		results[:] = image.mark(gate.merge_rerun(
+			results, [s for s in again if (s.kind, s.name) in redo]),
+			nas, image.listed(REPO, nas))
 	if variant.coverage and built:
 		with st.stage('coverage', 'gcov data -> lcov report, per seed table'):
 			got, rep.coverage_lines = coverage.collect(
@@ -588,6 +647,10 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--prove-fixes', action='store_true',
 			 help='omit the fixes and fail unless every fix\'s guards '
 			      'fail and no other case differs from --baseline')
+	run.add_argument('--image', metavar='PACKAGE[=VERSION]|FILE.deb',
+			 help='boot this linux-image-* package\'s own kernel and modules '
+			      '(apt-get download into the cache, never installed); '
+			      'nothing is built, what it cannot run is named')
 	run.add_argument('--list', action='store_true',
 			 help='print every suite and case the run would report, build nothing')
 	run.add_argument('--retries', type=int, default=1, metavar='N',

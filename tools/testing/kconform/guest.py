@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import bench, console, kconfig, proc
+from . import bench, console, image as package_image, kconfig, proc
 from .model import KconformError, Suite
 from .suites import SuiteSpec
 
@@ -98,9 +98,16 @@ class GuestJob:
 	variant: Variant = Variant('default', '')
 	# the variant's make variables (coverage: GCOV_PROFILE_<obj>=y)
 	make_vars: Tuple[str, ...] = ()
+	# a package's kernel (--image): booted as it is, nothing built;
+	# build_dir then holds only the kselftests' user space
+	package: Optional[package_image.Image] = None
+	# kernel command-line parameters the kernel needs for the suites
+	cmdline: str = ''
 
 	@property
 	def image(self) -> Path:
+		if self.package is not None:
+			return self.package.vmlinuz
 		return self.build_dir / 'arch/x86/boot/bzImage'
 
 	@property
@@ -184,6 +191,33 @@ def build(job: GuestJob, key: Optional[str]) -> bool:
 	return True
 
 
+def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
+	"""A package's kernel instead of a build: the tree's uapi headers
+	(make headers into build_dir, which KHDR_INCLUDES reads) and the
+	package's vmlinux (its BTF, for vmlinux.h), made once per package
+	and tree. Returns what the user space depends on (None: always
+	remade, as for a user's tree)."""
+	pkg = job.package
+	if pkg is None:
+		raise KconformError('package_kernel: no package')
+	key = None if tree_state is None else _digest(
+		'package', pkg.unpacked.package, pkg.unpacked.version, str(pkg.root),
+		tree_state)
+	stamp = job.build_dir / 'kconform-package'
+	vmlinux = job.build_dir / 'vmlinux'
+	if _fresh(stamp, key, vmlinux, job.build_dir / 'usr/include'):
+		return key
+	job.build_dir.mkdir(parents=True, exist_ok=True)
+	stamp.unlink(missing_ok=True)
+	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
+		   'uapi headers')
+	package_image.extract_vmlinux(job.tree, pkg, vmlinux,
+				      job.out / 'extract-vmlinux.log')
+	if key is not None:
+		stamp.write_text(key)
+	return key
+
+
 def userspace_key(job: GuestJob, build: Optional[str], digest: str,
 		  specs: Sequence[SuiteSpec]) -> Optional[str]:
 	"""What the installed tests and the initramfs depend on beyond the
@@ -196,6 +230,7 @@ def userspace_key(job: GuestJob, build: Optional[str], digest: str,
 	status = Path('/var/lib/dpkg/status')
 	return _digest(build, digest, ' '.join(targets(specs)),
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
+		       ' '.join(m for s in specs for m in s.modules),
 		       *(hashlib.sha256(f.read_bytes()).hexdigest() for f in guest_files),
 		       str(status.stat().st_mtime_ns) if status.exists() else '')
 
@@ -277,7 +312,15 @@ def make_initramfs(job: GuestJob, installed: Path,
 	(root / 'kselftest/kconform-benches').write_text(''.join(
 		f'{s.kselftest} {prog}\n' for s in specs if s.kselftest
 		for prog in s.bench if job.variant.benches))
-	if 'CONFIG_MODULES=y' in (job.build_dir / '.config').read_text().splitlines():
+	if job.package is not None:
+		# the package's own modules that the targets name, with their
+		# dependencies; init loads them with modprobe
+		lacking = package_image.install_modules(
+			job.package, [m for s in specs for m in s.modules], root)
+		if lacking:
+			raise KconformError(f'{job.package.name}: no module (nor built in) '
+					    + ', '.join(lacking))
+	elif 'CONFIG_MODULES=y' in (job.build_dir / '.config').read_text().splitlines():
 		# /lib/modules/<release> with modules.dep, which busybox's
 		# modinfo and modprobe read even for a module given by path.
 		proc.check(job.make(f'INSTALL_MOD_PATH={root}', 'modules_install'),
@@ -313,7 +356,8 @@ def qemu_argv(job: GuestJob, accel: Sequence[str], append: str) -> List[str]:
 
 def probe(job: GuestJob, accel: Sequence[str], timeout: float) -> bool:
 	"""Does a boot with these accelerator arguments reach userspace?"""
-	r = proc.run(qemu_argv(job, accel, CMDLINE + ' kconform.probe'),
+	r = proc.run(qemu_argv(job, accel, ' '.join(
+		p for p in (CMDLINE, job.cmdline, 'kconform.probe') if p)),
 		     job.out / 'accel-probe.log', timeout, stop_when=UP_MARKER)
 	return any(UP_MARKER in l for l in r.lines)
 
@@ -329,7 +373,8 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	 log_name: str = 'guest-console.log') -> List[Suite]:
 	"""One boot; run_list (`target` or `target:program` entries) limits
 	what run_kselftest.sh runs, and then no benchmark runs."""
-	parts = [CMDLINE, job.variant.cmdline] + [s.cmdline for s in specs if s.cmdline]
+	parts = [CMDLINE, job.variant.cmdline, job.cmdline] + \
+		[s.cmdline for s in specs if s.cmdline]
 	expected = targets(specs)
 	if run_list is not None:
 		parts.append('kconform.run=' + ','.join(run_list))

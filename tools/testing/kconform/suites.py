@@ -7,7 +7,8 @@ printing KTAP suite N unless `kunit` lists other names) and kselftests/N/
 text in them, without which the suite's kernel code is missing.
 `cmdline` is added to the guest kernel's command line. `bench` names
 programs of the suite's kselftest target that the guest runs after the
-kselftests, as benchmarks (see bench.py).
+kselftests, as benchmarks (see bench.py). `modules` and `needs` say what
+a package's kernel (--image, image.py) must load or have.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ class SuiteSpec:
 	requires: Tuple[Tuple[str, Optional[str]], ...] = field(default=())
 	cmdline: str = ''
 	bench: Tuple[str, ...] = field(default=())
+	# modules the guest loads when the kernel has the target's options
+	# as modules (a package's kernel, --image)
+	modules: Tuple[str, ...] = field(default=())
+	# [case glob, need]: cases that need more than the target's config:
+	# a config line, or what only our own kernel build makes (text)
+	needs: Tuple[Tuple[str, str], ...] = field(default=())
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -54,7 +61,9 @@ def load(repo: Path) -> List[SuiteSpec]:
 			kselftest=name if ksft.is_dir() else None,
 			requires=tuple(reqs),
 			cmdline=str(entry.get('cmdline', '')),
-			bench=tuple(str(b) for b in entry.get('bench', []))))
+			bench=tuple(str(b) for b in entry.get('bench', [])),
+			modules=tuple(str(m) for m in entry.get('modules', [])),
+			needs=tuple((str(n[0]), str(n[1])) for n in entry.get('needs', []))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
