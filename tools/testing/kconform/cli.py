@@ -511,7 +511,9 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	report.write_junit(rep, out / 'junit.xml')
 	if getattr(args, 'kcidb', None):
 		kcidb.write(rep, Path(args.kcidb))
-	table = report.summary(rep, verdict.marks) + fixes.lines(rep.fixes) + \
+	table = report.summary(rep, verdict.marks) + \
+		fixes.lines(rep.fixes, rep.kernel['source'] if 'package' in rep.kernel
+			    else '') + \
 		rep.coverage_lines
 	for line in table:
 		print(line)

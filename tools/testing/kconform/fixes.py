@@ -110,11 +110,13 @@ def proof(table: Sequence[Dict[str, Any]], changes: Sequence[str]) -> List[str]:
 	return out
 
 
-def lines(table: Sequence[Dict[str, Any]]) -> List[str]:
-	"""The summary's section "bugs this tree carries"."""
+def lines(table: Sequence[Dict[str, Any]], package: str = '') -> List[str]:
+	"""The summary's section "bugs this tree carries" (of a package's
+	kernel, which has none of the series' fixes: "this kernel")."""
 	if not table:
 		return []
-	out = ['== bugs this tree carries (the series\' fixes '
+	out = [f'== bugs this kernel carries ({package}: none of the series\' fixes)'
+	       if package else '== bugs this tree carries (the series\' fixes '
 	       + ('applied' if table[0]['applied'] else 'omitted') + ')']
 	width = max(len(f['patch']) for f in table)
 	for f in table:

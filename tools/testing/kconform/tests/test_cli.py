@@ -63,7 +63,14 @@ class BadInputTest(unittest.TestCase):
 				(['--suite', 'nope'], r'--suite nope: unknown suite'),
 				(['--case', 'nope.*'], r"--case nope.\*: .* matches no selected suite"),
 				(['--retries', '-1'], r'--retries -1'),
-				(['--tree', str(afile)], r'--tree .*: not a folder')):
+				(['--tree', str(afile)], r'--tree .*: not a folder'),
+				(['--image', 'linux-image-amd64='], r'--image .*: expected PACKAGE'),
+				(['--image', 'linux-image-amd64', '--patch', str(afile)],
+				 r"--image boots a package's kernel as it is; --patch"),
+				(['--image', 'linux-image-amd64', '--fixes', 'apply'],
+				 r'--fixes apply would change a kernel we build'),
+				(['--image', 'linux-image-amd64', '--variant', 'debug'],
+				 r'--variant would change')):
 			with self.subTest(args):
 				self.check(args, words)
 
