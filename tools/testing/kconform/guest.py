@@ -193,10 +193,11 @@ def build(job: GuestJob, key: Optional[str]) -> bool:
 
 def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 	"""A package's kernel instead of a build: the tree's uapi headers
-	(make headers into build_dir, which KHDR_INCLUDES reads) and the
-	package's vmlinux (its BTF, for vmlinux.h), made once per package
-	and tree. Returns what the user space depends on (None: always
-	remade, as for a user's tree)."""
+	(made once per tree for every package, in build_dir's sibling
+	`package-uapi`; build_dir/usr points there, where KHDR_INCLUDES
+	reads) and the package's vmlinux (its BTF, for vmlinux.h), made once
+	per package and tree. Returns what the user space depends on (None:
+	always remade, as for a user's tree)."""
 	pkg = job.package
 	if pkg is None:
 		raise KconformError('package_kernel: no package')
@@ -205,12 +206,23 @@ def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 		tree_state)
 	stamp = job.build_dir / 'kconform-package'
 	vmlinux = job.build_dir / 'vmlinux'
+	uapi = job.build_dir.parent / 'package-uapi'
 	if _fresh(stamp, key, vmlinux, job.build_dir / 'usr/include'):
 		return key
 	job.build_dir.mkdir(parents=True, exist_ok=True)
 	stamp.unlink(missing_ok=True)
-	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
-		   'uapi headers')
+	uapi_stamp = uapi / 'kconform-headers'
+	if not _fresh(uapi_stamp, tree_state, uapi / 'usr/include'):
+		uapi_stamp.unlink(missing_ok=True)
+		proc.check(['make', '-C', str(job.tree), f'O={uapi}', *TOOLCHAIN,
+			    f'-j{job.jobs}', 'headers'], job.out / 'guest-headers.log',
+			   600, 'uapi headers')
+		if tree_state is not None:
+			uapi_stamp.write_text(tree_state)
+	usr = job.build_dir / 'usr'
+	if not usr.is_symlink():
+		shutil.rmtree(usr, ignore_errors=True)
+		usr.symlink_to(uapi / 'usr')
 	package_image.extract_vmlinux(job.tree, pkg, vmlinux,
 				      job.out / 'extract-vmlinux.log')
 	if key is not None:
