@@ -120,6 +120,8 @@ def check_inputs(args: argparse.Namespace,
 		# a package's kernel is booted as it is: nothing of ours goes in
 		if not args.image.endswith('.deb'):
 			image.parse_arg(args.image)
+		elif not Path(args.image).is_file():
+			raise InputError(f'--image {args.image}: no such file')
 		clash = [o for o, bad in (('--patch', bool(extras)),
 					  ('--fixes apply', args.fixes == 'apply'),
 					  ('--prove-fixes', getattr(args, 'prove_fixes', False)),

@@ -65,6 +65,7 @@ class BadInputTest(unittest.TestCase):
 				(['--retries', '-1'], r'--retries -1'),
 				(['--tree', str(afile)], r'--tree .*: not a folder'),
 				(['--image', 'linux-image-amd64='], r'--image .*: expected PACKAGE'),
+				(['--image', '/nonexistent/k.deb'], r'--image /nonexistent/k.deb: no such file'),
 				(['--image', 'linux-image-amd64', '--patch', str(afile)],
 				 r"--image boots a package's kernel as it is; --patch"),
 				(['--image', 'linux-image-amd64', '--fixes', 'apply'],
