@@ -9,11 +9,17 @@ SHARED ?= ../shared
 ARGS ?=
 KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
 
-.PHONY: run check deps deps-tests unit typecheck series export
+.PHONY: run bench check deps deps-tests unit typecheck series export
 
 ## The main job: build the patched kernels, boot them, run every suite, report.
 run: deps
 	$(KCONFORM) run $(ARGS)
+
+## The benchmarks alone (suites.toml `bench`): their own guest kernel without
+## the debugging options of the test kernel, one boot, no kselftest;
+## results/bench/results.json, summary.txt and the tcp_ehash plot.
+bench: deps
+	$(KCONFORM) bench $(ARGS)
 
 ## The project's tests: runner unit tests, types, the series, the full run,
 ## then the proof of every fix: the same run without the series' fixes,

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""kconform's command line: run, series, export, deps.
+"""kconform's command line: run, bench, parse, series, export, deps.
 
 run: pristine tree -> patches -> config fragments -> build -> QEMU boot
 -> KTAP/TAP -> results.json, junit.xml, summary -> gate.
@@ -343,6 +343,68 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 							if (s.kind, s.name) in redo])
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+	"""The benchmarks alone: their own guest kernel, one boot, the plot."""
+	registry = suites.load(REPO)
+	args.kind = ['kselftest']
+	inputs = check_inputs(args, registry)
+	st = Stages()
+	deps.ensure(deps.RUN_PACKAGES)
+	use_ccache()
+	rep = report.RunReport(kernel={'source': args.tree or 'linux-source-6.1',
+				       'version': '?', 'series_sha256': '',
+				       'extra_patches': [
+					       {'name': p.name, 'sha256': tree.sha256(p)}
+					       for p in inputs.extras],
+				       'fixes': _fixes_mode(args)},
+			       accel='tcg')
+	results: List[Suite] = []
+	try:
+		_bench(args, inputs, registry, rep, results, st)
+	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
+		rep.errors.append(_describe(e))
+		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
+	for png in bench.write_plots(results, inputs.out):
+		print(f'kconform: plot {png}', flush=True)
+	return _finish(rep, results, st, inputs, args)
+
+
+def _bench(args: argparse.Namespace, inputs: Inputs,
+	   registry: Sequence[suites.SuiteSpec], rep: report.RunReport,
+	   results: List[Suite], st: Stages) -> None:
+	"""The guest kernel of the benchmarks: base.config and the configs of
+	the targets with a benchmark, none of the debugging options other
+	suites bring (kmemleak, failslab, ftrace); its own build folder, so
+	the kselftest guest stays built."""
+	specs = [s for s in inputs.selection.specs if s.bench]
+	src = _source(args, inputs.out, inputs.extras, st)
+	rep.kernel['source'] = src.name
+	layout = tree.Layout(REPO)
+	if rep.kernel['fixes'] == 'omit':
+		src.omit = tuple(f.patch for f in fixes.load(layout.patches,
+							   layout.series()))
+	with st.stage('patch', f'series + overlays onto {src.name}'):
+		digest, _ = tree.derive(layout, src, inputs.out)
+	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
+	present = [s for s in specs if not tree.missing_code(src.tree, list(s.requires))]
+	results += bench.suites([], [s.name for s in specs if s not in present], False)
+	if not present:
+		return
+	job = guest.GuestJob(REPO, src.tree, src.work / 'build' / 'bench', inputs.out,
+			     args.jobs, args.guest_timeout)
+	with st.stage('configure-bench', 'bench kernel config'):
+		guest.configure(job, [s for s in registry if s.bench and
+				      not tree.missing_code(src.tree, list(s.requires))])
+	with st.stage('build-bench', 'bench kernel (log: guest-build.log)'):
+		guest.build(job)
+	with st.stage('userspace', 'benchmark install + initramfs'):
+		installed = guest.install_tests(job, present)
+		guest.make_initramfs(job, installed, present)
+	rep.accel = _probe(job, args.accel, st)
+	with st.stage('run-bench', f'boot the bench guest ({rep.accel})'):
+		results += guest.boot_bench(job, present, ACCEL_ARGS[rep.accel])
+
+
 def _kunit_stage(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
 		 sel: suites.Selection, accel: str, st: Stages) -> List[Suite]:
 	"""Boot the KUnit kernel and say its verdict at once."""
@@ -569,6 +631,15 @@ def parser() -> argparse.ArgumentParser:
 	source_opts(export)
 	export.add_argument('--out', default=str(REPO / 'outgoing'), metavar='DIR')
 	export.set_defaults(func=cmd_export)
+
+	bn = sub.add_parser('bench', help='only the benchmarks, on their own '
+			    'guest kernel, in one boot; results.json and plots')
+	source_opts(bn)
+	gate_opts(bn)
+	bn.add_argument('--accel', choices=['auto', 'kvm', 'tcg'], default='auto')
+	bn.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
+	bn.add_argument('--guest-timeout', type=int, default=900, metavar='S')
+	bn.set_defaults(func=cmd_bench, out=str(REPO / 'results' / 'bench'))
 
 	dp = sub.add_parser('deps', help='install the Debian packages needed')
 	dp.add_argument('--tests', action='store_true',

@@ -204,8 +204,8 @@ def installed_programs(installed: Path) -> List[str]:
 def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	 echo: bool = False, run_list: Optional[Sequence[str]] = None,
 	 log_name: str = 'guest-console.log') -> List[Suite]:
-	"""One boot; run_list (`target` or `target:program` entries) limits
-	what run_kselftest.sh runs, and then no benchmark runs."""
+	"""One boot of the kselftests; run_list (`target` or `target:program`
+	entries) limits what run_kselftest.sh runs."""
 	parts = [CMDLINE] + [s.cmdline for s in specs if s.cmdline]
 	expected = targets(specs)
 	if run_list is not None:
@@ -213,9 +213,17 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 		expected = sorted({e.split(':')[0] for e in run_list})
 	r = proc.run(qemu_argv(job, accel, ' '.join(parts)), job.out / log_name,
 		     job.timeout, echo=echo)
-	rest, rest_times, sections = bench.split_timed(r.lines, r.times)
-	return console.suites_from_console(rest, 'kselftest', expected,
-					   r.timed_out, '<guest boot>',
-					   rest_times) + \
-		bench.suites(sections, benches(specs) if run_list is None else [],
-			     r.timed_out, r.times)
+	return console.suites_from_console(r.lines, 'kselftest', expected,
+					   r.timed_out, '<guest boot>', r.times)
+
+
+def boot_bench(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
+	       log_name: str = 'bench-console.log') -> List[Suite]:
+	"""One boot that runs only the benchmarks (no kselftest), with each
+	suite's bench_cmdline (not its cmdline) on the command line."""
+	parts = [CMDLINE, 'kconform.bench'] + [s.bench_cmdline for s in specs
+					      if s.bench and s.bench_cmdline]
+	r = proc.run(qemu_argv(job, accel, ' '.join(parts)), job.out / log_name,
+		     job.timeout)
+	_, _, sections = bench.split_timed(r.lines, r.times)
+	return bench.suites(sections, benches(specs), r.timed_out, r.times)
