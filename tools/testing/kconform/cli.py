@@ -346,8 +346,12 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 def cmd_bench(args: argparse.Namespace) -> int:
 	"""The benchmarks alone: their own guest kernel, one boot, the plot."""
 	registry = suites.load(REPO)
-	args.kind = ['kselftest']
+	args.kind = ['bench']
 	inputs = check_inputs(args, registry)
+	if args.list:
+		for line in listing.lines(REPO, inputs.selection):
+			print(line)
+		return 0
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
 	use_ccache()
@@ -636,6 +640,8 @@ def parser() -> argparse.ArgumentParser:
 			    'guest kernel, in one boot; results.json and plots')
 	source_opts(bn)
 	gate_opts(bn)
+	bn.add_argument('--list', action='store_true',
+			help='print every benchmark the run would report, build nothing')
 	bn.add_argument('--accel', choices=['auto', 'kvm', 'tcg'], default='auto')
 	bn.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	bn.add_argument('--guest-timeout', type=int, default=900, metavar='S')

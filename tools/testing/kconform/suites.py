@@ -21,7 +21,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from .model import InputError, KconformError, Suite
 
-KINDS = ('kunit', 'kselftest')
+KINDS = ('kunit', 'kselftest')	# of `run`; `bench` selects kind 'bench'
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Selection:
 		return [s.kselftest for s in self.specs if s.kselftest]
 
 	def wants(self, kind: str, suite: str, case: str) -> bool:
-		if (kind if kind != 'bench' else 'kselftest') not in self.kinds:
+		if kind not in self.kinds:	# 'bench' only in `kconform bench`
 			return False
 		if suite not in self._names(kind) and not suite.startswith('<'):
 			return False
