@@ -189,18 +189,17 @@ def _metric(results: Sequence[Suite], case: str) -> Dict[str, float]:
 
 
 def _within(row: Dict[str, float], ref: Dict[str, float]) -> bool:
-	"""The per-netns figure of row lies within the spread of ref's."""
-	lo = min(ref['per_netns_min'], row['per_netns_min'])
-	hi = max(ref['per_netns_max'], row['per_netns_max'])
-	spread = max(hi - lo, 0.0)
-	return abs(row['per_netns_kpps'] - ref['per_netns_kpps']) <= spread
+	"""The per-netns repetitions of row and ref overlap (min-max)."""
+	return row['per_netns_min'] <= ref['per_netns_max'] and \
+		ref['per_netns_min'] <= row['per_netns_max']
 
 
 def shape(rows: Sequence[Dict[str, float]]) -> List[str]:
 	"""The seed's claim, checked on the numbers (information, never a
-	verdict): the shared series falls at each longer chain by more than
-	the spread of the two points, the per-netns one stays within the
-	spread of chain length 1."""
+	verdict): the shared series falls at each longer chain beyond the
+	spread (the min-max ranges of the two points do not overlap), the
+	per-netns one stays within the spread of chain length 1 (its range
+	overlaps chain 1's)."""
 	if len(rows) < 2:
 		return ['shape: fewer than 2 chain lengths measured']
 	falls = [b['shared_max'] < a['shared_min'] for a, b in zip(rows, rows[1:])]

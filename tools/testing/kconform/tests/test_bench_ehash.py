@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The per-netns ehash benchmark: its metrics, table, shape and plot."""
+
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from typing import List
+
+from kconform import bench, report
+from kconform.model import Status, Suite
+
+from .test_console import by_name, load
+
+
+def ehash_suites() -> List[Suite]:
+	_, sections = bench.split(load('bench_ehash.log'))
+	return bench.suites(sections, ['tcp_ehash'], False)
+
+
+def have_matplotlib() -> bool:
+	for python in ('python3', bench.SYSTEM_PYTHON):
+		try:
+			if subprocess.run([python, '-c', 'import matplotlib'],
+					  capture_output=True, timeout=60,
+					  check=False).returncode == 0:
+				return True
+		except OSError:
+			pass
+	return False
+
+
+class EhashBenchTest(unittest.TestCase):
+
+	def test_cases_and_their_numbers(self) -> None:
+		s = by_name(ehash_suites())['tcp_ehash']
+		self.assertEqual(s.kind, 'bench')
+		self.assertEqual(s.status, Status.PASS)
+		self.assertEqual([(c.name, c.status) for c in s.cases], [
+			('chain_1', Status.PASS), ('chain_384', Status.PASS),
+			('chain_9999', Status.SKIP), ('ns_per_chain_element', Status.PASS),
+			('netns_dismantle', Status.PASS)])
+		self.assertEqual(s.cases[1].metrics, {
+			'chain': 384.0, 'sockets': 6144.0, 'buckets': 16.0, 'reps': 5.0,
+			'shared_kpps': 30.0, 'shared_min': 29.0, 'shared_max': 31.0,
+			'per_netns_kpps': 49.5, 'per_netns_min': 48.0,
+			'per_netns_max': 51.0, 'ratio': 0.606})
+
+	def test_rows_are_the_measured_lengths(self) -> None:
+		rows = bench.ehash_rows(ehash_suites())
+		self.assertEqual([r['chain'] for r in rows], [1.0, 384.0])
+
+	def test_table_like_the_seed(self) -> None:
+		lines = bench.ehash_table(ehash_suites())
+		self.assertTrue(lines[0].startswith('== bench tcp_ehash: '))
+		self.assertEqual(lines[2:4], [
+			'        1       16     50.0 [  48.0-  52.0]     50.5 [  48.5-  52.0]  0.990',
+			'      384     6144     30.0 [  29.0-  31.0]     49.5 [  48.0-  51.0]  0.606'])
+		self.assertEqual(lines[4:6], [
+			'   shape: shared falls beyond the spread at 1 of 1 steps '
+			'(50.0 -> 30.0 kpps, x0.60)',
+			'   shape: per-netns within the spread of chain 1 at 1 of 1 '
+			'lengths (50.5 -> 49.5 kpps)'])
+		self.assertIn('cost per chain element: 34.2 ns', lines[6])
+		self.assertIn('2048 TIME_WAIT sockets (6144 others in the global '
+			      'table): shared 40.0 ms [35.0-45.0], own 30.0 ms '
+			      '[28.0-33.0]', lines[7])
+
+	def test_overlapping_points_do_not_count_as_a_fall(self) -> None:
+		rows = bench.ehash_rows(ehash_suites())
+		rows[1] = dict(rows[1], shared_max=48.5, per_netns_kpps=40.0,
+			       per_netns_min=39.0, per_netns_max=41.0)
+		self.assertIn('at 0 of 1 steps', bench.shape(rows)[0])
+		self.assertIn('at 0 of 1 lengths', bench.shape(rows)[1])
+
+	def test_summary_carries_the_table(self) -> None:
+		rep = report.RunReport(kernel={}, accel='tcg', suites=ehash_suites())
+		lines = report.summary(rep)
+		self.assertIn(bench.ehash_table(rep.suites)[2], lines)
+
+	def test_no_rows_no_table_no_plot(self) -> None:
+		self.assertEqual(bench.ehash_table([]), [])
+		self.assertEqual(bench.write_plots([], Path(tempfile.mkdtemp())), [])
+
+	@unittest.skipUnless(have_matplotlib(), 'python3-matplotlib is not installed')
+	def test_plot_file_written(self) -> None:
+		out = Path(tempfile.mkdtemp())
+		self.assertEqual(bench.write_plots(ehash_suites(), out),
+				 [out / 'tcp_ehash.png'])
+		self.assertEqual((out / 'tcp_ehash.png').read_bytes()[:8],
+				 b'\x89PNG\r\n\x1a\n')
+
+
+if __name__ == '__main__':
+	unittest.main()
