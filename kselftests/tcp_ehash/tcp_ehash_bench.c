@@ -20,10 +20,12 @@
  * pairs of connected sockets in the initial netns, each client bound
  * explicitly (127.1.x.y, port 20000 + i % 4096) so that neither the
  * ephemeral port search nor one crowded bind bucket slows set-up.  At each
- * chain length, REPS repetitions alternate shared and own; each figure is
- * the median packet rate (kpps) and the min/max of the repetitions.  The
- * cost per chain element is the least-squares slope of (shared - own)
- * nanoseconds per packet against the chain length.
+ * chain length, REPS repetitions each send SLICES short slices per side,
+ * shared and own alternating, so that the host's load (other guests, TCG)
+ * falls on both alike; each figure is the median packet rate (kpps) of the
+ * repetitions and their min/max.  The cost per chain element is the
+ * least-squares slope of (shared - own) nanoseconds per packet against the
+ * chain length.
  *
  * Then the dismantle of a netns holding TW_SOCKS TIME_WAIT sockets, shared
  * table against own table, with the population still in the global table:
@@ -57,15 +59,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#define REPS		5
-#define RUN_SECONDS	0.15
+#define REPS		7
+#define RUN_SECONDS	0.2	/* per side and repetition */
+#define SLICES		8	/* interleaved slices per side and repetition */
+#define BATCH		16
 #define NR_TUPLES	256
 #define SERVER_PORT	5000
-#define TW_SOCKS	2048
+#define TW_SOCKS	1024
 #define MAX_SOCKS	65536
 
 static const int chains[] = { 1, 8, 16, 32, 64, 128, 192, 256, 320, 384,
-			      768, 1536, 3072 };
+			      768, 1536 };
 #define NR_CHAINS	(sizeof(chains) / sizeof(chains[0]))
 
 static int test_nr;
@@ -86,6 +90,7 @@ struct side {
 	int ns;
 	int raw;
 	struct packet pkts[NR_TUPLES];
+	unsigned int next;
 	double kpps[NR_CHAINS][REPS];
 };
 
@@ -265,13 +270,14 @@ static int make_side(struct side *s, int entries, char *why, size_t len)
 	return 0;
 }
 
-/* Packets per second (thousands) in this side's netns; < 0 on error. */
-static double measure(struct side *s)
+/* One slice of packets in this side's netns: adds the packets and the
+ * seconds TCP took to see them all; < 0 on error.
+ */
+static int slice(struct side *s, double secs, long long *pkts, double *time)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET,
 				   .sin_addr.s_addr = htonl(0x7f000001) };
-	long long before, after;
-	long long sent = 0;
+	long long before, after, sent = 0;
 	double start, dt;
 	int i;
 
@@ -280,18 +286,54 @@ static double measure(struct side *s)
 	before = in_segs();
 	start = now_s();
 	do {
-		for (i = 0; i < NR_TUPLES; i++, sent++)
-			if (sendto(s->raw, &s->pkts[i], sizeof(s->pkts[i]), 0,
+		for (i = 0; i < BATCH; i++, sent++) {
+			struct packet *p = &s->pkts[s->next++ % NR_TUPLES];
+
+			if (sendto(s->raw, p, sizeof(*p), 0,
 				   (struct sockaddr *)&dst, sizeof(dst)) < 0)
 				return -2;
+		}
+	} while (now_s() - start < secs);
+	/* When softirqs go to ksoftirqd, packets wait in the backlog: the
+	 * slice ends when TCP has seen every one.
+	 */
+	for (;;) {
+		after = in_segs();
 		dt = now_s() - start;
-	} while (dt < RUN_SECONDS);
-	after = in_segs();
+		if (after - before >= sent || after < 0 || dt > 10)
+			break;
+		sched_yield();
+	}
 	if (setns(init_ns, CLONE_NEWNET))
 		return -1;
 	if (before < 0 || after - before < sent)
 		return -3;
-	return sent / dt / 1e3;
+	*pkts += sent;
+	*time += dt;
+	return 0;
+}
+
+/* One repetition: SLICES slices per side, alternating, the first side
+ * alternating with the repetition; kpps per side.
+ */
+static int measure(int rep, double *shared_kpps, double *own_kpps)
+{
+	long long pkts[2] = { 0, 0 };
+	double time[2] = { 0, 0 };
+	struct side *sides[2] = { &shared, &own };
+	int k, ret;
+
+	for (k = 0; k < 2 * SLICES; k++) {
+		int which = (k + rep) % 2;
+
+		ret = slice(sides[which], RUN_SECONDS / SLICES, &pkts[which],
+			    &time[which]);
+		if (ret)
+			return ret;
+	}
+	*shared_kpps = pkts[0] / time[0] / 1e3;
+	*own_kpps = pkts[1] / time[1] / 1e3;
+	return 0;
 }
 
 /* Connected pairs in the current netns until `total` sockets exist. */
@@ -368,19 +410,18 @@ static void bench_chains(void)
 		printf("# %s: %d sockets in the initial netns (+%.1f s)\n",
 		       name, pop_socks, now_s() - t0);
 		for (r = 0; r < REPS; r++) {
-			struct side *first = r % 2 ? &own : &shared;
-			struct side *second = r % 2 ? &shared : &own;
+			int ret = measure(r, &shared.kpps[c][r], &own.kpps[c][r]);
 
-			first->kpps[c][r] = measure(first);
-			second->kpps[c][r] = measure(second);
-			if (first->kpps[c][r] < 0 || second->kpps[c][r] < 0)
+			if (ret) {
+				fail(name, "repetition %d: %s", r, ret == -2 ?
+				     "sendto failed" : ret == -3 ?
+				     "TCP did not see every packet" :
+				     "setns failed");
 				break;
+			}
 		}
-		if (r < REPS) {
-			fail(name, "a measurement failed (%.0f/%.0f): errno %s",
-			     shared.kpps[c][r], own.kpps[c][r], strerror(errno));
+		if (r < REPS)
 			continue;
-		}
 		stats(shared.kpps[c], &sm, &sl, &sh);
 		stats(own.kpps[c], &om, &ol, &oh);
 		printf("# kconform-metric: chain=%d sockets=%d buckets=%d reps=%d\n",
@@ -464,8 +505,14 @@ static int tw_child(void)
 	return tw == TW_SOCKS ? 0 : 15;
 }
 
+static const char *const tw_steps[] = {
+	[10] = "unshare(CLONE_NEWNET)", [11] = "lo up, tcp_max_tw_buckets",
+	[12] = "listener", [13] = "connect", [14] = "accept",
+	[15] = "sockstat does not count every TIME_WAIT socket",
+};
+
 /* Milliseconds from the child's exit to the end of cleanup_net(). */
-static double dismantle_once(int entries, int *err)
+static double dismantle_once(int entries, char *why, size_t len)
 {
 	char val[16];
 	double start, dt;
@@ -473,37 +520,51 @@ static double dismantle_once(int entries, int *err)
 	pid_t pid;
 
 	snprintf(val, sizeof(val), "%d", entries);
-	if (write_file("/proc/sys/net/ipv4/tcp_child_ehash_entries", val))
-		return *err = errno, -1;
+	if (write_file("/proc/sys/net/ipv4/tcp_child_ehash_entries", val)) {
+		snprintf(why, len, "tcp_child_ehash_entries: %s", strerror(errno));
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0)
 		_exit(tw_child());
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return *err = errno, -1;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		snprintf(why, len, "fork/waitpid: %s", strerror(errno));
+		return -1;
+	}
 	start = now_s();
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return *err = WIFEXITED(status) ? WEXITSTATUS(status) : 99, -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+
+		snprintf(why, len, "TIME_WAIT child: %s", code >= 10 && code <= 15 ?
+			 tw_steps[code] : "killed");
+		return -1;
+	}
 	for (;;) {
 		if (!unshare(CLONE_NEWNET))
 			break;
-		if (errno != ENOSPC)
-			return *err = errno, -1;
 		dt = now_s() - start;
-		if (dt > 30)
-			return *err = ETIMEDOUT, -1;
-		usleep(200);
+		if (errno != ENOSPC || dt > 30) {
+			snprintf(why, len, "probe unshare: %s",
+				 errno == ENOSPC ? "the netns lived 30 s" :
+				 strerror(errno));
+			return -1;
+		}
+		sched_yield();
 	}
 	dt = now_s() - start;
 	/* Back home: the probe netns dies empty before the next child's. */
-	if (setns(init_ns, CLONE_NEWNET))
-		return *err = errno, -1;
+	if (setns(init_ns, CLONE_NEWNET)) {
+		snprintf(why, len, "setns: %s", strerror(errno));
+		return -1;
+	}
 	return dt * 1e3;
 }
 
 static void bench_dismantle(void)
 {
 	double sh[REPS], ow[REPS], sm, sl, shh, om, ol, oh;
-	int r, err = 0;
+	char why[256] = "";
+	int r;
 
 	if (write_file("/proc/sys/user/max_net_namespaces", "1")) {
 		fail("netns_dismantle", "user.max_net_namespaces=1: %s",
@@ -511,22 +572,17 @@ static void bench_dismantle(void)
 		return;
 	}
 	for (r = 0; r < REPS; r++) {
-		int first = r % 2 ? buckets : 0;
+		int own_first = r % 2;
 
 		sh[r] = ow[r] = 0;
-		if (first) {
-			ow[r] = dismantle_once(buckets, &err);
-			if (ow[r] >= 0)
-				sh[r] = dismantle_once(0, &err);
-		} else {
-			sh[r] = dismantle_once(0, &err);
-			if (sh[r] >= 0)
-				ow[r] = dismantle_once(buckets, &err);
-		}
+		if (own_first)
+			ow[r] = dismantle_once(buckets, why, sizeof(why));
+		if (ow[r] >= 0)
+			sh[r] = dismantle_once(0, why, sizeof(why));
+		if (!own_first && sh[r] >= 0)
+			ow[r] = dismantle_once(buckets, why, sizeof(why));
 		if (sh[r] < 0 || ow[r] < 0) {
-			fail("netns_dismantle", "a measurement failed: %d (%s)",
-			     err, err < 100 && err > 15 ? strerror(err) :
-			     "tw_child step");
+			fail("netns_dismantle", "repetition %d: %s", r, why);
 			return;
 		}
 	}
@@ -569,8 +625,10 @@ int main(void)
 	/* 16 buckets make the global default 8: the TIME_WAIT part's client
 	 * sockets are orphans for a moment, and too many orphans are reset.
 	 */
-	if (write_file("/proc/sys/net/ipv4/tcp_max_orphans", "262144")) {
-		fail("setup", "tcp_max_orphans: %s", strerror(errno));
+	if (write_file("/proc/sys/net/ipv4/tcp_max_orphans", "262144") ||
+	    write_file("/proc/sys/net/core/netdev_max_backlog", "1000000")) {
+		fail("setup", "tcp_max_orphans, netdev_max_backlog: %s",
+		     strerror(errno));
 		return 1;
 	}
 	if (make_side(&shared, 0, why, sizeof(why)) ||

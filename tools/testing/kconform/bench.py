@@ -263,6 +263,9 @@ def draw(rows: Sequence[Dict[str, float]], path: Path) -> None:
 		       [r[f'{key}_max'] - r[f'{key}_kpps'] for r in rows]]
 		ax.errorbar(x, y, yerr=err, marker='o', capsize=3, label=label)
 	ax.set_xscale('log', base=2)
+	ax.set_xticks(x)
+	ax.set_xticklabels([f'{v:g}' for v in x], rotation=45)
+	ax.minorticks_off()
 	ax.set_xlabel('mean chain length of the global ehash '
 		      '(idle sockets in the initial netns / buckets)')
 	ax.set_ylabel('lookups per second (thousands)')
