@@ -196,22 +196,27 @@ def _within(row: Dict[str, float], ref: Dict[str, float]) -> bool:
 
 def shape(rows: Sequence[Dict[str, float]]) -> List[str]:
 	"""The seed's claim, checked on the numbers (information, never a
-	verdict): the shared series falls at each longer chain beyond the
-	spread (the min-max ranges of the two points do not overlap), the
-	per-netns one stays within the spread of chain length 1 (its range
-	overlaps chain 1's)."""
+	verdict): the shared series falls with the chain length, in the
+	medians and beyond the spread (the min-max ranges of two points do
+	not overlap), and the per-netns one stays within the spread of chain
+	length 1 (its range overlaps chain 1's)."""
 	if len(rows) < 2:
 		return ['shape: fewer than 2 chain lengths measured']
-	falls = [b['shared_max'] < a['shared_min'] for a, b in zip(rows, rows[1:])]
-	flat = [_within(r, rows[0]) for r in rows[1:]]
-	out = [f'shape: shared falls beyond the spread at {sum(falls)} of '
-	       f'{len(falls)} steps ({rows[0]["shared_kpps"]:.1f} -> '
-	       f'{rows[-1]["shared_kpps"]:.1f} kpps, '
-	       f'x{rows[-1]["shared_kpps"] / rows[0]["shared_kpps"]:.2f})',
-	       f'shape: per-netns within the spread of chain {rows[0]["chain"]:g} '
-	       f'at {sum(flat)} of {len(flat)} lengths ({rows[0]["per_netns_kpps"]:.1f}'
-	       f' -> {rows[-1]["per_netns_kpps"]:.1f} kpps)']
-	return out
+	steps = list(zip(rows, rows[1:]))
+	medians = sum(1 for a, b in steps if b['shared_kpps'] < a['shared_kpps'])
+	beyond = sum(1 for a, b in steps if b['shared_max'] < a['shared_min'])
+	below = [r['chain'] for r in rows[1:]
+		 if r['shared_max'] < rows[0]['shared_min']]
+	flat = sum(1 for r in rows[1:] if _within(r, rows[0]))
+	return [f'shape: shared {rows[0]["shared_kpps"]:.1f} -> '
+		f'{rows[-1]["shared_kpps"]:.1f} kpps '
+		f'(x{rows[-1]["shared_kpps"] / rows[0]["shared_kpps"]:.2f}); its median '
+		f'falls at {medians} of {len(steps)} steps, beyond the spread at '
+		f'{beyond}; below chain {rows[0]["chain"]:g}\'s spread at '
+		+ (', '.join(f'{c:g}' for c in below) or 'no length'),
+		f'shape: per-netns {rows[0]["per_netns_kpps"]:.1f} -> '
+		f'{rows[-1]["per_netns_kpps"]:.1f} kpps; within chain '
+		f'{rows[0]["chain"]:g}\'s spread at {flat} of {len(rows) - 1} lengths']
 
 
 def ehash_table(results: Sequence[Suite]) -> List[str]:

@@ -57,10 +57,11 @@ class EhashBenchTest(unittest.TestCase):
 			'        1       16     50.0 [  48.0-  52.0]     50.5 [  48.5-  52.0]  0.990',
 			'      384     6144     30.0 [  29.0-  31.0]     49.5 [  48.0-  51.0]  0.606'])
 		self.assertEqual(lines[4:6], [
-			'   shape: shared falls beyond the spread at 1 of 1 steps '
-			'(50.0 -> 30.0 kpps, x0.60)',
-			'   shape: per-netns within the spread of chain 1 at 1 of 1 '
-			'lengths (50.5 -> 49.5 kpps)'])
+			'   shape: shared 50.0 -> 30.0 kpps (x0.60); its median falls at '
+			"1 of 1 steps, beyond the spread at 1; below chain 1's spread "
+			'at 384',
+			"   shape: per-netns 50.5 -> 49.5 kpps; within chain 1's spread "
+			'at 1 of 1 lengths'])
 		self.assertIn('cost per chain element: 34.2 ns', lines[6])
 		self.assertIn('2048 TIME_WAIT sockets (6144 others in the global '
 			      'table): shared 40.0 ms [35.0-45.0], own 30.0 ms '
@@ -70,7 +71,8 @@ class EhashBenchTest(unittest.TestCase):
 		rows = bench.ehash_rows(ehash_suites())
 		rows[1] = dict(rows[1], shared_max=48.5, per_netns_kpps=40.0,
 			       per_netns_min=39.0, per_netns_max=41.0)
-		self.assertIn('at 0 of 1 steps', bench.shape(rows)[0])
+		self.assertIn('falls at 1 of 1 steps, beyond the spread at 0; '
+			      "below chain 1's spread at no length", bench.shape(rows)[0])
 		self.assertIn('at 0 of 1 lengths', bench.shape(rows)[1])
 
 	def test_summary_carries_the_table(self) -> None:
