@@ -95,3 +95,45 @@ class EhashBenchTest(unittest.TestCase):
 
 if __name__ == '__main__':
 	unittest.main()
+
+
+class RecordedEhashBenchTest(unittest.TestCase):
+	"""A guest console recorded under TCG (guest kernel, kmemleak=off,
+	thash_entries=16, a 2-core host at load ~8)."""
+
+	def setUp(self) -> None:
+		_, sections = bench.split(load('bench_ehash_tcg.log'))
+		self.suites = bench.suites(sections, ['tcp_ehash'], False)
+
+	def test_every_case_measured(self) -> None:
+		s = by_name(self.suites)['tcp_ehash']
+		self.assertEqual(s.status, Status.PASS)
+		self.assertEqual([c.name for c in s.cases],
+				 [f'chain_{n}' for n in (1, 8, 16, 32, 64, 128, 192,
+							 256, 320, 384, 768, 1536)]
+				 + ['ns_per_chain_element', 'netns_dismantle'])
+		self.assertEqual(by_name(self.suites)['tcp_ehash'].cases[-1].metrics,
+				 {'tw_sockets': 1024.0, 'population': 24576.0,
+				  'reps': 7.0, 'shared_ms': 84.01, 'shared_min': 68.0,
+				  'shared_max': 104.01, 'per_netns_ms': 56.0,
+				  'per_netns_min': 44.0, 'per_netns_max': 68.0})
+
+	def test_table(self) -> None:
+		lines = bench.ehash_table(self.suites)
+		self.assertEqual(len(lines), 2 + 12 + 2 + 2)
+		self.assertEqual(lines[11], '      384     6144      7.5 [   5.3-'
+				 '   8.3]     66.2 [  42.9-  78.9]  0.113')
+		self.assertEqual(lines[14:16], [
+			'   shape: shared 79.2 -> 1.3 kpps (x0.02); its median falls at '
+			"9 of 11 steps, beyond the spread at 2; below chain 1's spread "
+			'at 128, 192, 256, 320, 384, 768, 1536',
+			"   shape: per-netns 79.6 -> 77.6 kpps; within chain 1's spread "
+			'at 11 of 11 lengths'])
+		self.assertIn('cost per chain element: 485.2 ns', lines[16])
+
+	@unittest.skipUnless(have_matplotlib(), 'python3-matplotlib is not installed')
+	def test_plot(self) -> None:
+		out = Path(tempfile.mkdtemp())
+		self.assertEqual(bench.write_plots(self.suites, out),
+				 [out / 'tcp_ehash.png'])
+		self.assertGreater((out / 'tcp_ehash.png').stat().st_size, 10000)
