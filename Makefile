@@ -15,9 +15,9 @@ KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
 run: deps
 	$(KCONFORM) run $(ARGS)
 
-## The benchmarks alone (suites.toml `bench`): their own guest kernel without
-## the debugging options of the test kernel, one boot, no kselftest;
-## results/bench/results.json, summary.txt and the tcp_ehash plot.
+## The benchmarks alone (suites.toml `bench`): one boot of the guest kernel
+## with its debugging options off, no kselftest; results/bench/results.json,
+## summary.txt and the tcp_ehash plot.
 bench: deps
 	$(KCONFORM) bench $(ARGS)
 

@@ -344,7 +344,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-	"""The benchmarks alone: their own guest kernel, one boot, the plot."""
+	"""The benchmarks alone: one boot of the guest kernel, the plot."""
 	registry = suites.load(REPO)
 	args.kind = ['bench']
 	inputs = check_inputs(args, registry)
@@ -376,10 +376,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace, inputs: Inputs,
 	   registry: Sequence[suites.SuiteSpec], rep: report.RunReport,
 	   results: List[Suite], st: Stages) -> None:
-	"""The guest kernel of the benchmarks: base.config and the configs of
-	the targets with a benchmark, none of the debugging options other
-	suites bring (kmemleak, failslab, ftrace); its own build folder, so
-	the kselftest guest stays built."""
+	"""The kselftest guest kernel, configured and built as `run` does (so
+	each command reuses the other's build), and a userspace of its own
+	with only the benchmarks; guest.boot_bench switches the debugging
+	options off."""
 	specs = [s for s in inputs.selection.specs if s.bench]
 	src = _source(args, inputs.out, inputs.extras, st)
 	rep.kernel['source'] = src.name
@@ -390,22 +390,31 @@ def _bench(args: argparse.Namespace, inputs: Inputs,
 	with st.stage('patch', f'series + overlays onto {src.name}'):
 		digest, _ = tree.derive(layout, src, inputs.out)
 	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
-	present = [s for s in specs if not tree.missing_code(src.tree, list(s.requires))]
-	results += bench.suites([], [s.name for s in specs if s not in present], False)
+	lacking = {s.name: tree.missing_code(src.tree, list(s.requires)) for s in registry}
+	present = []
+	for spec in specs:
+		if lacking[spec.name]:
+			missing = Suite(spec.name, 'bench')
+			missing.fail_all(Status.FAIL, f'the kernel code of suite {spec.name} '
+					 'is missing: ' + '; '.join(lacking[spec.name]))
+			missing.settle()
+			results.append(missing)
+		else:
+			present.append(spec)
 	if not present:
 		return
-	job = guest.GuestJob(REPO, src.tree, src.work / 'build' / 'bench', inputs.out,
-			     args.jobs, args.guest_timeout)
-	with st.stage('configure-bench', 'bench kernel config'):
-		guest.configure(job, [s for s in registry if s.bench and
-				      not tree.missing_code(src.tree, list(s.requires))])
-	with st.stage('build-bench', 'bench kernel (log: guest-build.log)'):
+	job = guest.GuestJob(REPO, src.tree, src.work / 'build' / 'guest', inputs.out,
+			     args.jobs, args.guest_timeout, tag='-bench')
+	with st.stage('configure-guest', 'guest kernel config'):
+		guest.configure(job, [s for s in registry
+				      if s.kselftest and not lacking[s.name]])
+	with st.stage('build-guest', 'guest kernel (log: guest-build.log)'):
 		guest.build(job)
 	with st.stage('userspace', 'benchmark install + initramfs'):
 		installed = guest.install_tests(job, present)
 		guest.make_initramfs(job, installed, present)
 	rep.accel = _probe(job, args.accel, st)
-	with st.stage('run-bench', f'boot the bench guest ({rep.accel})'):
+	with st.stage('run-bench', f'boot the guest, benchmarks only ({rep.accel})'):
 		results += guest.boot_bench(job, present, ACCEL_ARGS[rep.accel])
 
 
@@ -636,8 +645,8 @@ def parser() -> argparse.ArgumentParser:
 	export.add_argument('--out', default=str(REPO / 'outgoing'), metavar='DIR')
 	export.set_defaults(func=cmd_export)
 
-	bn = sub.add_parser('bench', help='only the benchmarks, on their own '
-			    'guest kernel, in one boot; results.json and plots')
+	bn = sub.add_parser('bench', help='only the benchmarks, in one boot of '
+			    'the guest kernel; results.json and plots')
 	source_opts(bn)
 	gate_opts(bn)
 	bn.add_argument('--list', action='store_true',

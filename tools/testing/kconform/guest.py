@@ -46,6 +46,7 @@ class GuestJob:
 	out: Path
 	jobs: int
 	timeout: int
+	tag: str = ''	# the userspace of another boot of this kernel ('-bench')
 
 	@property
 	def image(self) -> Path:
@@ -53,7 +54,7 @@ class GuestJob:
 
 	@property
 	def initramfs(self) -> Path:
-		return self.build_dir / 'kconform-initramfs.cpio'
+		return self.build_dir / f'kconform{self.tag}-initramfs.cpio'
 
 	def make(self, *targets: str) -> List[str]:
 		return ['make', '-C', str(self.tree), f'O={self.build_dir}',
@@ -95,7 +96,7 @@ def build(job: GuestJob) -> None:
 
 
 def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
-	dest = job.build_dir / 'kselftest_install'
+	dest = job.build_dir / f'kselftest{job.tag}_install'
 	if dest.exists():
 		shutil.rmtree(dest)
 	names = targets(specs)
@@ -134,7 +135,7 @@ def benches(specs: Sequence[SuiteSpec]) -> List[str]:
 
 def make_initramfs(job: GuestJob, installed: Path,
 		   specs: Sequence[SuiteSpec] = ()) -> None:
-	root = job.build_dir / 'initramfs-root'
+	root = job.build_dir / f'initramfs{job.tag}-root'
 	if root.exists():
 		shutil.rmtree(root)
 	for d in ('bin', 'sbin', 'usr/bin', 'usr/sbin', 'proc', 'sys', 'dev',
@@ -217,12 +218,21 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 					   r.timed_out, '<guest boot>', r.times)
 
 
+# The benchmarks boot the kselftest guest kernel (no second kernel build)
+# with its debugging options that cost at run time switched off: kmemleak
+# (rust_samples' config) tracks every allocation and scans memory; the
+# others are inactive unless asked for on the command line (slub_debug=,
+# which only rust_samples' cmdline adds) or through debugfs (failslab,
+# ftrace's nops).
+BENCH_CMDLINE = 'kconform.bench kmemleak=off'
+
+
 def boot_bench(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	       log_name: str = 'bench-console.log') -> List[Suite]:
 	"""One boot that runs only the benchmarks (no kselftest), with each
 	suite's bench_cmdline (not its cmdline) on the command line."""
-	parts = [CMDLINE, 'kconform.bench'] + [s.bench_cmdline for s in specs
-					      if s.bench and s.bench_cmdline]
+	parts = [CMDLINE, BENCH_CMDLINE] + [s.bench_cmdline for s in specs
+					    if s.bench and s.bench_cmdline]
 	r = proc.run(qemu_argv(job, accel, ' '.join(parts)), job.out / log_name,
 		     job.timeout)
 	_, _, sections = bench.split_timed(r.lines, r.times)
