@@ -227,21 +227,24 @@ def ehash_table(results: Sequence[Suite]) -> List[str]:
 		return []
 	out = [f'== bench {EHASH_SUITE}: TCP lookups (RST to a closed 4-tuple) '
 	       'in a netns sharing the global ehash vs owning one, kpps, '
-	       'median [min-max]',
+	       'median [min-max]; ratio shared/own per repetition',
 	       f'   {"length":>6}  {"sockets":>7}  {"shared":>22}  '
-	       f'{"per-netns":>22}  {"ratio":>5}']
+	       f'{"per-netns":>22}  {"ratio":>19}']
 	for r in rows:
+		spread = (f' [{r["ratio_min"]:.3f}-{r["ratio_max"]:.3f}]'
+			  if 'ratio_min' in r and 'ratio_max' in r else '')
 		out.append(f'   {r["chain"]:>6.0f}  {r["sockets"]:>7.0f}  '
 			   f'{r["shared_kpps"]:>7.1f} [{r["shared_min"]:6.1f}-'
 			   f'{r["shared_max"]:6.1f}]  {r["per_netns_kpps"]:>7.1f} '
 			   f'[{r["per_netns_min"]:6.1f}-{r["per_netns_max"]:6.1f}]  '
-			   f'{r["ratio"]:5.3f}')
+			   f'{r["ratio"]:5.3f}{spread}')
 	out += ['   ' + line for line in shape(rows)]
 	cost = _metric(results, 'ns_per_chain_element')
 	if 'ns_per_element' in cost:
 		out.append(f'   cost per chain element: {cost["ns_per_element"]:.1f} ns '
-			   f'(least squares over {cost.get("points", 0):.0f} lengths; '
-			   f'intercept {cost.get("intercept_ns", 0):.0f} ns)')
+			   f'(least squares of the extra ns per packet when shared, '
+			   f'over {cost.get("points", 0):.0f} lengths; intercept '
+			   f'{cost.get("intercept_ns", 0):.0f} ns)')
 	tw = _metric(results, 'netns_dismantle')
 	if 'shared_ms' in tw:
 		out.append(f'   dismantle of a netns with {tw.get("tw_sockets", 0):.0f} '
@@ -254,30 +257,39 @@ def ehash_table(results: Sequence[Suite]) -> List[str]:
 
 
 def draw(rows: Sequence[Dict[str, float]], path: Path) -> None:
-	"""The plot; needs matplotlib (python3-matplotlib)."""
+	"""The plot: both series, and their ratio per repetition; needs
+	matplotlib (python3-matplotlib)."""
 	# Imported here: the runner and its tests work without matplotlib.
 	import matplotlib  # type: ignore[import]
 	matplotlib.use('Agg')
 	from matplotlib import pyplot
-	fig, ax = pyplot.subplots(figsize=(7, 4.5))
+	fig, (top, bottom) = pyplot.subplots(2, 1, sharex=True, figsize=(7, 7),
+					     gridspec_kw={'height_ratios': [3, 2]})
 	x = [r['chain'] for r in rows]
-	for key, label in (('shared', 'shared global ehash'),
-			   ('per_netns', 'per-netns ehash')):
+	for key, label in (('shared', 'netns sharing the global ehash'),
+			   ('per_netns', 'netns with its own ehash')):
 		y = [r[f'{key}_kpps'] for r in rows]
 		err = [[r[f'{key}_kpps'] - r[f'{key}_min'] for r in rows],
 		       [r[f'{key}_max'] - r[f'{key}_kpps'] for r in rows]]
-		ax.errorbar(x, y, yerr=err, marker='o', capsize=3, label=label)
-	ax.set_xscale('log', base=2)
-	ax.set_xticks(x)
-	ax.set_xticklabels([f'{v:g}' for v in x], rotation=45)
-	ax.minorticks_off()
-	ax.set_xlabel('mean chain length of the global ehash '
-		      '(idle sockets in the initial netns / buckets)')
-	ax.set_ylabel('lookups per second (thousands)')
-	ax.set_ylim(bottom=0)
-	ax.set_title('tcp_ehash: TCP lookups in a child netns (median, min-max)')
-	ax.legend()
-	ax.grid(True, which='both', alpha=0.3)
+		top.errorbar(x, y, yerr=err, marker='o', capsize=3, label=label)
+	top.set_ylabel('lookups per second (thousands)')
+	top.set_ylim(bottom=0)
+	top.set_title('tcp_ehash: TCP lookups in a child netns (median, min-max)')
+	top.legend()
+	ratio = [r['ratio'] for r in rows]
+	err = [[r['ratio'] - r.get('ratio_min', r['ratio']) for r in rows],
+	       [r.get('ratio_max', r['ratio']) - r['ratio'] for r in rows]]
+	bottom.errorbar(x, ratio, yerr=err, marker='o', capsize=3, color='C2')
+	bottom.set_ylabel('shared / own')
+	bottom.set_ylim(0, max(1.2, max(r.get('ratio_max', 1.0) for r in rows)))
+	bottom.set_xscale('log', base=2)
+	bottom.set_xticks(x)
+	bottom.set_xticklabels([f'{v:g}' for v in x], rotation=45)
+	bottom.minorticks_off()
+	bottom.set_xlabel('mean chain length of the global ehash '
+			  '(idle sockets in the initial netns / buckets)')
+	for ax in (top, bottom):
+		ax.grid(True, alpha=0.3)
 	fig.tight_layout()
 	fig.savefig(str(path), dpi=100)
 	pyplot.close(fig)
