@@ -208,6 +208,15 @@ def shape(rows: Sequence[Dict[str, float]]) -> List[str]:
 	below = [r['chain'] for r in rows[1:]
 		 if r['shared_max'] < rows[0]['shared_min']]
 	flat = sum(1 for r in rows[1:] if _within(r, rows[0]))
+	out = []
+	if all('ratio_min' in r and 'ratio_max' in r for r in rows):
+		# The ratio is taken per repetition, whose two sides shared the
+		# host's load: the steadier view of the same claim.
+		r_medians = sum(1 for a, b in steps if b['ratio'] < a['ratio'])
+		r_beyond = sum(1 for a, b in steps if b['ratio_max'] < a['ratio_min'])
+		out.append(f'shape: ratio {rows[0]["ratio"]:.3f} -> '
+			   f'{rows[-1]["ratio"]:.3f}; its median falls at {r_medians} '
+			   f'of {len(steps)} steps, beyond the spread at {r_beyond}')
 	return [f'shape: shared {rows[0]["shared_kpps"]:.1f} -> '
 		f'{rows[-1]["shared_kpps"]:.1f} kpps '
 		f'(x{rows[-1]["shared_kpps"] / rows[0]["shared_kpps"]:.2f}); its median '
@@ -216,7 +225,7 @@ def shape(rows: Sequence[Dict[str, float]]) -> List[str]:
 		+ (', '.join(f'{c:g}' for c in below) or 'no length'),
 		f'shape: per-netns {rows[0]["per_netns_kpps"]:.1f} -> '
 		f'{rows[-1]["per_netns_kpps"]:.1f} kpps; within chain '
-		f'{rows[0]["chain"]:g}\'s spread at {flat} of {len(rows) - 1} lengths']
+		f'{rows[0]["chain"]:g}\'s spread at {flat} of {len(rows) - 1} lengths'] + out
 
 
 def ehash_table(results: Sequence[Suite]) -> List[str]:
