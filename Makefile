@@ -9,20 +9,35 @@ SHARED ?= ../shared
 ARGS ?=
 KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
 
-.PHONY: run check deps deps-tests unit typecheck series export coverage
+.PHONY: run bench check deps deps-tests unit typecheck series export coverage
 
 ## The main job: build the patched kernels, boot them, run every suite, report.
 run: deps
 	$(KCONFORM) run $(ARGS)
 
+## The benchmarks alone (suites.toml `bench`): one boot of the guest kernel
+## with its debugging options off, no kselftest; results/bench/results.json,
+## summary.txt and the tcp_ehash plot.
+bench: deps
+	$(KCONFORM) run --kind bench --out results/bench $(ARGS)
+
 ## The project's tests: runner unit tests, types, the series, the full run,
 ## then the proof of every fix: the same run without the series' fixes,
-## in which each fix's guards must fail and nothing else may change.
+## in which each fix's guards must fail and nothing else may change. The
+## benchmarks (make bench: ~3 min on the guest kernel the run left warm; a
+## benchmark fails only when it cannot measure) run between the two.
 check: deps-tests unit typecheck series
 	@rc=0; $(KCONFORM) run $(ARGS) || rc=1; \
 	if [ -f $(SHARED)/tools/check-results ]; then \
 		$(PYTHON) $(SHARED)/tools/check-results results/results.json || rc=1; \
 	else echo "check-results: $(SHARED)/tools/check-results not found, shape not checked"; fi; \
+	$(KCONFORM) run --kind bench --out results/bench > results/bench.log 2>&1 \
+		|| { rc=1; echo "make bench FAILED (results/bench.log):"; \
+		     grep -E '^gate: FAILED|^error|^   [^ ]+ +(fail|crash|timeout) ' \
+			results/bench.log; }; \
+	if [ -f $(SHARED)/tools/check-results ]; then \
+		$(PYTHON) $(SHARED)/tools/check-results results/bench/results.json || rc=1; fi; \
+	sed -n '/^== bench tcp_ehash: TCP/,/^   dismantle/p' results/bench/summary.txt; \
 	cp results/results.json results/with-fixes.json; \
 	$(KCONFORM) run --prove-fixes --baseline results/with-fixes.json \
 		--out results/without-fixes $(ARGS) > results/prove-fixes.log 2>&1 \
