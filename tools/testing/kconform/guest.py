@@ -169,14 +169,20 @@ def _fresh(stamp: Path, key: Optional[str], *made: Path) -> bool:
 		stamp.read_text() == key and all(p.exists() for p in made)
 
 
+BUILD_TIMEOUT = 6 * 3600	# s, whatever the progress
+BUILD_IDLE = 1200		# s without a line of make's output (BTF, a link)
+
+
 def build(job: GuestJob, key: Optional[str]) -> bool:
 	"""make all + headers; False when the stamp says this key is built."""
 	stamp = job.build_dir / 'kconform-built'
 	if _fresh(stamp, key, job.image):
 		return False
 	stamp.unlink(missing_ok=True)
-	proc.check(job.make('all'), job.out / 'guest-build.log', 3600,
-		   'kernel build')
+	# A build is ended when it stops making progress, not at a wall time:
+	# a cold debug build on 2 busy cores took more than an hour.
+	proc.check(job.make('all'), job.out / 'guest-build.log', BUILD_TIMEOUT,
+		   'kernel build', idle=BUILD_IDLE)
 	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
 		   'kernel headers')
 	if key is not None:
