@@ -21,25 +21,21 @@ run: deps
 bench: deps
 	$(KCONFORM) run --kind bench --out results/bench $(ARGS)
 
-## The project's tests: runner unit tests, types, the series, the full run,
-## then the proof of every fix: the same run without the series' fixes,
-## in which each fix's guards must fail and nothing else may change. The
-## benchmarks (make bench: ~3 min on the guest kernel the run left warm; a
-## benchmark fails only when it cannot measure) run between the two.
+## The project's tests: runner unit tests, types, the series, the full run
+## on the debug variant (KASAN, UBSAN, KFENCE, lockdep, kmemleak: any
+## report fails), then the proof of every fix: the same run without the
+## series' fixes, in which each fix's guards must fail and nothing else
+## may change. One kernel (the debug variant's) serves both runs; the
+## benchmarks (make bench) never run on it.
+CHECK_VARIANT ?= debug
 check: deps-tests unit typecheck series
-	@rc=0; $(KCONFORM) run $(ARGS) || rc=1; \
+	@rc=0; $(KCONFORM) run --variant $(CHECK_VARIANT) $(ARGS) || rc=1; \
 	if [ -f $(SHARED)/tools/check-results ]; then \
 		$(PYTHON) $(SHARED)/tools/check-results results/results.json || rc=1; \
 	else echo "check-results: $(SHARED)/tools/check-results not found, shape not checked"; fi; \
-	$(KCONFORM) run --kind bench --out results/bench > results/bench.log 2>&1 \
-		|| { rc=1; echo "make bench FAILED (results/bench.log):"; \
-		     grep -E '^gate: FAILED|^error|^   [^ ]+ +(fail|crash|timeout) ' \
-			results/bench.log; }; \
-	if [ -f $(SHARED)/tools/check-results ]; then \
-		$(PYTHON) $(SHARED)/tools/check-results results/bench/results.json || rc=1; fi; \
-	sed -n '/^== bench tcp_ehash: TCP/,/^   dismantle/p' results/bench/summary.txt; \
 	cp results/results.json results/with-fixes.json; \
-	$(KCONFORM) run --prove-fixes --baseline results/with-fixes.json \
+	$(KCONFORM) run --variant $(CHECK_VARIANT) --prove-fixes \
+		--baseline results/with-fixes.json \
 		--out results/without-fixes $(ARGS) > results/prove-fixes.log 2>&1 \
 		|| { rc=1; echo "prove-fixes FAILED (results/prove-fixes.log):"; \
 		     grep -E '^gate: FAILED|^error' results/prove-fixes.log; }; \
