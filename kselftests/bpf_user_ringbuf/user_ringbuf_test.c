@@ -1348,7 +1348,7 @@ static unsigned long ur_rand_prod(struct kc_rng *r, unsigned long cons,
 	}
 }
 
-#define UR_FUZZ_ITERS	3000
+#define UR_FUZZ_ITERS	1500
 
 /*
  * A producer writing random headers (lengths, busy and discard bits) and
@@ -1374,7 +1374,7 @@ TEST_F_TIMEOUT(urb, seeded_bad_producer, 120)
 	for (i = 0; i < UR_FUZZ_ITERS; i++) {
 		cons = ur_cons(u);
 		pos = cons;
-		if (kc_chance(&r, 2)) {
+		if (!kc_below(&r, 200)) {
 			/* the whole ring of empty discarded records: the cap */
 			for (k = 0; k < u->size; k += 8)
 				ur_hand_hdr(u, k, BPF_RINGBUF_DISCARD_BIT);

@@ -949,7 +949,7 @@ static size_t knob_input(struct kc_rng *r, unsigned char *buf, size_t size)
 	}
 }
 
-#define BAD_INPUT_ITERS	4000
+#define BAD_INPUT_ITERS	2500
 #define BAD_INPUT_DEPTH	5
 
 /*

@@ -116,6 +116,10 @@ def check_inputs(args: argparse.Namespace,
 	if variant is None:
 		raise InputError(f'--variant {args.variant}: unknown; known: '
 				 f'{", ".join(known_variants)}')
+	try:
+		guest.seed_arg()
+	except KconformError as e:
+		raise InputError(str(e)) from None
 	if getattr(args, 'retries', 0) < 0:
 		raise InputError(f'--retries {args.retries}: must be 0 or more')
 	selection = suites.selection(registry, args.suite or [], args.kind or [],
