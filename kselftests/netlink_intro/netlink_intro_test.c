@@ -419,7 +419,7 @@ TEST(port_id_binds_once)
 
 /* ---- seeded bad input (issue 15) -------------------------------------- */
 
-#define NL_FUZZ_ITERS	400
+#define NL_FUZZ_ITERS	2000
 #define NL_FUZZ_MSGS	3
 
 /* Random attributes at @p (at most @room bytes), nested up to @depth. */

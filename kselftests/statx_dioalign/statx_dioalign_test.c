@@ -736,7 +736,7 @@ TEST(bad_pointers_are_efault)
 
 /* ---- seeded bad input (issue 15) -------------------------------------- */
 
-#define STATX_FUZZ_ITERS	400
+#define STATX_FUZZ_ITERS	2000
 
 /* flags statx() knows (vfs_statx()); anything else is EINVAL */
 #define STATX_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | \
