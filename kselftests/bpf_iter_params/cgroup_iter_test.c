@@ -605,7 +605,7 @@ static int expected_walk(enum node start, __u32 order, __u64 *ids)
  * /sys/fs/cgroup shows from the start cgroup, cut where a read()
  * session ends (EOPNOTSUPP: a cgroup walk cannot resume) or whole (EOF).
  */
-TEST_F_TIMEOUT(param, seeded_bad_link_info, 120)
+TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 {
 	static const __u32 bad_orders[] = { BPF_CGROUP_ITER_ORDER_UNSPEC, 5,
 					    255, 0x80000000u, 0xffffffffu };

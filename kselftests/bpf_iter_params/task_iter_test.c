@@ -707,7 +707,7 @@ static int cmp_u32(const void *a, const void *b)
  * too); every thread of a pid that is a thread group's (its leader's)
  * tid, once; for no parameter, every thread of this process among all.
  */
-TEST_F_TIMEOUT(tasks, seeded_bad_link_info, 120)
+TEST_F_TIMEOUT(tasks, seeded_bad_link_info, 300)
 {
 	static __u32 want[MAX_RECS], got[MAX_RECS];
 	int i, k, null_fd, self_pidfd, zombie_pidfd, n, w, nz, err, chunk;

@@ -1359,7 +1359,7 @@ static unsigned long ur_rand_prod(struct kc_rng *r, unsigned long cons,
  * those lengths, leaves the consumer position there, and taints nothing.
  * Afterwards the ring still carries a sample through libbpf.
  */
-TEST_F_TIMEOUT(urb, seeded_bad_producer, 120)
+TEST_F_TIMEOUT(urb, seeded_bad_producer, 300)
 {
 	struct ur *u = &self->u;
 	unsigned long cons, pos, prod;

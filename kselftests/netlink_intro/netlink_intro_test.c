@@ -477,7 +477,7 @@ static bool nl_error_documented(int err)
  * (exactly one with NLM_F_ACK), whose error is documented; and the
  * socket answers a valid request afterwards.
  */
-TEST_F_TIMEOUT(genl, seeded_random_framing, 120)
+TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
 {
 	static char dgram[NL_FUZZ_MSGS * 1024], buf[BUF_SIZE];
 	int i, j, k, fds[3], proto, nmsg, cut, errs[NL_FUZZ_MSGS], dones[NL_FUZZ_MSGS];

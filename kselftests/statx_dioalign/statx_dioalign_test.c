@@ -757,7 +757,7 @@ TEST(bad_pointers_are_efault)
  * a regular file asked for it, with this variant's values, and the
  * invariant of __dio_statx().
  */
-TEST_F_TIMEOUT(fs, seeded_bad_statx, 120)
+TEST_F_TIMEOUT(fs, seeded_bad_statx, 300)
 {
 	static const char *const names[] = { "data", "fz_dir", "fz_link",
 					     "fz_fifo", ".", "fz_missing" };
