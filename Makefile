@@ -9,22 +9,33 @@ SHARED ?= ../shared
 ARGS ?=
 KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
 
-.PHONY: run check deps deps-tests unit typecheck series export coverage
+.PHONY: run bench check deps deps-tests unit typecheck series export coverage
 
 ## The main job: build the patched kernels, boot them, run every suite, report.
 run: deps
 	$(KCONFORM) run $(ARGS)
 
-## The project's tests: runner unit tests, types, the series, the full run,
-## then the proof of every fix: the same run without the series' fixes,
-## in which each fix's guards must fail and nothing else may change.
+## The benchmarks alone (suites.toml `bench`): one boot of the guest kernel
+## with its debugging options off, no kselftest; results/bench/results.json,
+## summary.txt and the tcp_ehash plot.
+bench: deps
+	$(KCONFORM) run --kind bench --out results/bench $(ARGS)
+
+## The project's tests: runner unit tests, types, the series, the full run
+## on the debug variant (KASAN, UBSAN, KFENCE, lockdep, kmemleak: any
+## report fails), then the proof of every fix: the same run without the
+## series' fixes, in which each fix's guards must fail and nothing else
+## may change. One kernel (the debug variant's) serves both runs; the
+## benchmarks (make bench) never run on it.
+CHECK_VARIANT ?= debug
 check: deps-tests unit typecheck series
-	@rc=0; $(KCONFORM) run $(ARGS) || rc=1; \
+	@rc=0; $(KCONFORM) run --variant $(CHECK_VARIANT) $(ARGS) || rc=1; \
 	if [ -f $(SHARED)/tools/check-results ]; then \
 		$(PYTHON) $(SHARED)/tools/check-results results/results.json || rc=1; \
 	else echo "check-results: $(SHARED)/tools/check-results not found, shape not checked"; fi; \
 	cp results/results.json results/with-fixes.json; \
-	$(KCONFORM) run --prove-fixes --baseline results/with-fixes.json \
+	$(KCONFORM) run --variant $(CHECK_VARIANT) --prove-fixes \
+		--baseline results/with-fixes.json \
 		--out results/without-fixes $(ARGS) > results/prove-fixes.log 2>&1 \
 		|| { rc=1; echo "prove-fixes FAILED (results/prove-fixes.log):"; \
 		     grep -E '^gate: FAILED|^error' results/prove-fixes.log; }; \

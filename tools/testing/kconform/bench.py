@@ -18,9 +18,14 @@ metric, crashes the kernel or never finishes.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import console, ktap
@@ -157,3 +162,176 @@ def suites(sections: Sequence[Section], expected: Iterable[str],
 			missing.settle()
 			out.append(missing)
 	return out
+
+
+# The per-netns ehash benchmark (kselftests/tcp_ehash/tcp_ehash_bench.c):
+# a case chain_<L> per chain length, ns_per_chain_element, netns_dismantle.
+EHASH_SUITE = 'tcp_ehash'
+EHASH_KEYS = ('chain', 'sockets', 'shared_kpps', 'shared_min', 'shared_max',
+	      'per_netns_kpps', 'per_netns_min', 'per_netns_max', 'ratio')
+SYSTEM_PYTHON = '/usr/bin/python3'	# Debian's, with python3-matplotlib
+
+
+def ehash_rows(results: Sequence[Suite]) -> List[Dict[str, float]]:
+	"""The measured chain lengths, shortest first."""
+	rows = [c.metrics for s in results
+		if s.kind == 'bench' and s.name == EHASH_SUITE
+		for c in s.cases if c.name.startswith('chain_')
+		and c.status == Status.PASS and all(k in c.metrics for k in EHASH_KEYS)]
+	return sorted(rows, key=lambda r: r['chain'])
+
+
+def _metric(results: Sequence[Suite], case: str) -> Dict[str, float]:
+	return next((c.metrics for s in results
+		     if s.kind == 'bench' and s.name == EHASH_SUITE
+		     for c in s.cases if c.name == case and c.status == Status.PASS),
+		    {})
+
+
+def _within(row: Dict[str, float], ref: Dict[str, float]) -> bool:
+	"""The per-netns repetitions of row and ref overlap (min-max)."""
+	return row['per_netns_min'] <= ref['per_netns_max'] and \
+		ref['per_netns_min'] <= row['per_netns_max']
+
+
+def shape(rows: Sequence[Dict[str, float]]) -> List[str]:
+	"""The seed's claim, checked on the numbers (information, never a
+	verdict): the shared series falls with the chain length, in the
+	medians and beyond the spread (the min-max ranges of two points do
+	not overlap), and the per-netns one stays within the spread of chain
+	length 1 (its range overlaps chain 1's)."""
+	if len(rows) < 2:
+		return ['shape: fewer than 2 chain lengths measured']
+	steps = list(zip(rows, rows[1:]))
+	medians = sum(1 for a, b in steps if b['shared_kpps'] < a['shared_kpps'])
+	beyond = sum(1 for a, b in steps if b['shared_max'] < a['shared_min'])
+	below = [r['chain'] for r in rows[1:]
+		 if r['shared_max'] < rows[0]['shared_min']]
+	flat = sum(1 for r in rows[1:] if _within(r, rows[0]))
+	out = []
+	if all('ratio_min' in r and 'ratio_max' in r for r in rows):
+		# The ratio is taken per repetition, whose two sides shared the
+		# host's load: the steadier view of the same claim.
+		r_medians = sum(1 for a, b in steps if b['ratio'] < a['ratio'])
+		r_beyond = sum(1 for a, b in steps if b['ratio_max'] < a['ratio_min'])
+		out.append(f'shape: ratio {rows[0]["ratio"]:.3f} -> '
+			   f'{rows[-1]["ratio"]:.3f}; its median falls at {r_medians} '
+			   f'of {len(steps)} steps, beyond the spread at {r_beyond}')
+	return [f'shape: shared {rows[0]["shared_kpps"]:.1f} -> '
+		f'{rows[-1]["shared_kpps"]:.1f} kpps '
+		f'(x{rows[-1]["shared_kpps"] / rows[0]["shared_kpps"]:.2f}); its median '
+		f'falls at {medians} of {len(steps)} steps, beyond the spread at '
+		f'{beyond}; below chain {rows[0]["chain"]:g}\'s spread at '
+		+ (', '.join(f'{c:g}' for c in below) or 'no length'),
+		f'shape: per-netns {rows[0]["per_netns_kpps"]:.1f} -> '
+		f'{rows[-1]["per_netns_kpps"]:.1f} kpps; within chain '
+		f'{rows[0]["chain"]:g}\'s spread at {flat} of {len(rows) - 1} lengths'] + out
+
+
+def ehash_table(results: Sequence[Suite]) -> List[str]:
+	"""The seed's table (chain length, sockets, shared, per-netns, ratio),
+	medians in kpps with the min-max of the repetitions."""
+	rows = ehash_rows(results)
+	if not rows:
+		return []
+	out = [f'== bench {EHASH_SUITE}: TCP lookups (RST to a closed 4-tuple) '
+	       'in a netns sharing the global ehash vs owning one, kpps, '
+	       'median [min-max]; ratio shared/own per repetition',
+	       f'   {"length":>6}  {"sockets":>7}  {"shared":>22}  '
+	       f'{"per-netns":>22}  {"ratio":>19}']
+	for r in rows:
+		spread = (f' [{r["ratio_min"]:.3f}-{r["ratio_max"]:.3f}]'
+			  if 'ratio_min' in r and 'ratio_max' in r else '')
+		out.append(f'   {r["chain"]:>6.0f}  {r["sockets"]:>7.0f}  '
+			   f'{r["shared_kpps"]:>7.1f} [{r["shared_min"]:6.1f}-'
+			   f'{r["shared_max"]:6.1f}]  {r["per_netns_kpps"]:>7.1f} '
+			   f'[{r["per_netns_min"]:6.1f}-{r["per_netns_max"]:6.1f}]  '
+			   f'{r["ratio"]:5.3f}{spread}')
+	out += ['   ' + line for line in shape(rows)]
+	cost = _metric(results, 'ns_per_chain_element')
+	if 'ns_per_element' in cost:
+		out.append(f'   cost per chain element: {cost["ns_per_element"]:.1f} ns '
+			   f'(least squares of the extra ns per packet when shared, '
+			   f'over {cost.get("points", 0):.0f} lengths; intercept '
+			   f'{cost.get("intercept_ns", 0):.0f} ns)')
+	tw = _metric(results, 'netns_dismantle')
+	if 'shared_ms' in tw:
+		out.append(f'   dismantle of a netns with {tw.get("tw_sockets", 0):.0f} '
+			   f'TIME_WAIT sockets ({tw.get("population", 0):.0f} others in '
+			   f'the global table): shared {tw["shared_ms"]:.1f} ms '
+			   f'[{tw["shared_min"]:.1f}-{tw["shared_max"]:.1f}], own '
+			   f'{tw["per_netns_ms"]:.1f} ms [{tw["per_netns_min"]:.1f}-'
+			   f'{tw["per_netns_max"]:.1f}]')
+	return out
+
+
+def draw(rows: Sequence[Dict[str, float]], path: Path) -> None:
+	"""The plot: both series, and their ratio per repetition; needs
+	matplotlib (python3-matplotlib)."""
+	# Imported here: the runner and its tests work without matplotlib.
+	import matplotlib  # type: ignore[import]
+	matplotlib.use('Agg')
+	from matplotlib import pyplot
+	fig, (top, bottom) = pyplot.subplots(2, 1, sharex=True, figsize=(7, 7),
+					     gridspec_kw={'height_ratios': [3, 2]})
+	x = [r['chain'] for r in rows]
+	for key, label in (('shared', 'netns sharing the global ehash'),
+			   ('per_netns', 'netns with its own ehash')):
+		y = [r[f'{key}_kpps'] for r in rows]
+		err = [[r[f'{key}_kpps'] - r[f'{key}_min'] for r in rows],
+		       [r[f'{key}_max'] - r[f'{key}_kpps'] for r in rows]]
+		top.errorbar(x, y, yerr=err, marker='o', capsize=3, label=label)
+	top.set_ylabel('lookups per second (thousands)')
+	top.set_ylim(bottom=0)
+	top.set_title('tcp_ehash: TCP lookups in a child netns (median, min-max)')
+	top.legend()
+	ratio = [r['ratio'] for r in rows]
+	err = [[r['ratio'] - r.get('ratio_min', r['ratio']) for r in rows],
+	       [r.get('ratio_max', r['ratio']) - r['ratio'] for r in rows]]
+	bottom.errorbar(x, ratio, yerr=err, marker='o', capsize=3, color='C2')
+	bottom.set_ylabel('shared / own')
+	bottom.set_ylim(0, max(1.2, max(r.get('ratio_max', 1.0) for r in rows)))
+	bottom.set_xscale('log', base=2)
+	bottom.set_xticks(x)
+	bottom.set_xticklabels([f'{v:g}' for v in x], rotation=45)
+	bottom.minorticks_off()
+	bottom.set_xlabel('mean chain length of the global ehash '
+			  '(idle sockets in the initial netns / buckets)')
+	for ax in (top, bottom):
+		ax.grid(True, alpha=0.3)
+	fig.tight_layout()
+	fig.savefig(str(path), dpi=100)
+	pyplot.close(fig)
+
+
+def write_plots(results: Sequence[Suite], out: Path) -> List[Path]:
+	"""tcp_ehash.png next to results.json, drawn here when this Python
+	has matplotlib, else by Debian's python3 (another interpreter, a
+	pyenv one, may run kconform); nothing without measurements or
+	matplotlib (said on stderr)."""
+	rows = ehash_rows(results)
+	if not rows:
+		return []
+	path = out / f'{EHASH_SUITE}.png'
+	try:
+		draw(rows, path)
+		return [path]
+	except ImportError:
+		pass
+	if not os.path.exists(SYSTEM_PYTHON) or \
+			os.path.realpath(sys.executable) == os.path.realpath(SYSTEM_PYTHON):
+		print('kconform: no plot: python3-matplotlib is not installed',
+		      file=sys.stderr)
+		return []
+	code = ('import json, sys; from pathlib import Path; '
+		'from kconform import bench; '
+		'bench.draw(json.loads(sys.stdin.read()), Path(sys.argv[1]))')
+	env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+	r = subprocess.run([SYSTEM_PYTHON, '-c', code, str(path)], env=env,
+			   input=json.dumps(rows), capture_output=True, text=True,
+			   timeout=120, check=False)
+	if r.returncode != 0:
+		print('kconform: no plot: ' + (r.stderr.strip().splitlines() or ['?'])[-1],
+		      file=sys.stderr)
+		return []
+	return [path]

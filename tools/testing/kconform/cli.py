@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""kconform's command line: run, series, export, deps.
+"""kconform's command line: run, parse, series, export, deps.
 
 run: pristine tree -> patches -> config fragments -> build -> QEMU boot
 -> KTAP/TAP -> results.json, junit.xml, summary -> gate.
@@ -116,6 +116,9 @@ def check_inputs(args: argparse.Namespace,
 	if variant is None:
 		raise InputError(f'--variant {args.variant}: unknown; known: '
 				 f'{", ".join(known_variants)}')
+	if 'bench' in (getattr(args, 'kind', None) or []) and not variant.benches:
+		raise InputError(f'--kind bench: variant {variant.name} runs no '
+				 'benchmarks (variants.toml benches = false)')
 	try:
 		guest.seed_arg()
 	except KconformError as e:
@@ -144,7 +147,8 @@ def _failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
 	out = []
 	for spec in specs:
 		names = {'kunit': list(spec.kunit),
-			 'kselftest': [spec.kselftest] if spec.kselftest else []}
+			 'kselftest': [spec.kselftest] if spec.kselftest else [],
+			 'bench': [spec.name] if spec.bench else []}
 		for kind in kinds:
 			for name in names.get(kind, []):
 				s = Suite(name, kind)
@@ -222,6 +226,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
 		rep.errors.append(_describe(e))
 		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
+	for png in bench.write_plots(results, inputs.out):
+		print(f'kconform: plot {png}', flush=True)
 	return _finish(rep, results, st, inputs, args)
 
 
@@ -271,6 +277,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			present.append(spec)
 	ku_specs = [s for s in present if s.kunit] if 'kunit' in kinds else []
 	gs_specs = [s for s in present if s.kselftest] if 'kselftest' in kinds else []
+	bn_specs = [s for s in present if s.bench] if 'bench' in kinds else []
 	variant = inputs.variant
 	rep.kernel['variant'] = variant.name
 	build_root = src.work / 'build'
@@ -287,7 +294,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 								  layout.series())))
 		kjob.initrd = coverage.initramfs(REPO, gjob.build_dir)
 	built = False
-	if ku_specs or gs_specs:
+	if ku_specs or gs_specs or bn_specs:
 		try:
 			with st.stage('configure', f'{variant.name} kernel config'):
 				# Every present suite, whatever --suite says: one
@@ -303,7 +310,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			built = True
 		except KconformError as e:
 			rep.errors.append(str(e))
-			results += _failed(ku_specs + gs_specs, kinds, str(e))
+			results += _failed(ku_specs + gs_specs + bn_specs, kinds, str(e))
 	# The KUnit verdict does not wait for the kselftests' user space
 	# when the accelerator is known without a probe boot.
 	accel = args.accel
@@ -315,7 +322,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		ku_done = True
 	gs_ok = False
 	run_list: Optional[List[str]] = None
-	if built and gs_specs:
+	if built and (gs_specs or bn_specs):
 		try:
 			with st.stage('userspace', 'kselftest install + initramfs'):
 				# Every present target, whatever --suite says; the
@@ -333,16 +340,20 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			gs_ok = True
 		except KconformError as e:
 			rep.errors.append(str(e))
-			results += _failed(gs_specs, ['kselftest'], str(e))
+			results += _failed(gs_specs + bn_specs, [k for k in kinds
+							      if k != 'kunit'], str(e))
 	if accel == 'auto':
 		accel = _probe(gjob, accel, st) if gs_ok else 'tcg'
 	rep.accel = accel
 	if built and ku_specs and not ku_done:
 		results += _kunit_stage(kjob, ku_specs, sel, accel, st)
-	if gs_ok and run_list != []:
+	if gs_ok and gs_specs and run_list != []:
 		with st.stage('run-kselftest', f'boot the guest ({accel})'):
 			results += sel.only(guest.boot(gjob, gs_specs, ACCEL_ARGS[accel],
 						       run_list=run_list))
+	if gs_ok and bn_specs:
+		with st.stage('run-bench', f'boot the guest for the benchmarks ({accel})'):
+			results += guest.boot_bench(gjob, bn_specs, ACCEL_ARGS[accel])
 	today = datetime.date.today()
 	for attempt in range(1, args.retries + 1):
 		redo = gate.to_rerun(results, inputs.known, rep.kernel['version'],
@@ -587,8 +598,10 @@ def parser() -> argparse.ArgumentParser:
 	run = sub.add_parser('run', help='build, boot, run every suite, report, gate')
 	source_opts(run)
 	gate_opts(run)
-	run.add_argument('--kind', action='append', choices=['kunit', 'kselftest'],
-			 help='run only this kind of test (repeatable)')
+	run.add_argument('--kind', action='append', choices=suites.ALL_KINDS,
+			 help='run only this kind (repeatable); the default is kunit '
+			 'and kselftest, `bench` (make bench) boots for the '
+			 'benchmarks alone')
 	run.add_argument('--prove-fixes', action='store_true',
 			 help='omit the fixes and fail unless every fix\'s guards '
 			      'fail and no other case differs from --baseline')

@@ -27,6 +27,9 @@ RUN_PACKAGES = (
 	# bpf_security: the guest build's module signing key (certs/Makefile
 	# runs openssl req) and the test keys and PKCS#7 signatures
 	'openssl',
+	# make bench: the tcp_ehash plot (drawn by Debian's python3, see
+	# bench.write_plot, whatever interpreter runs kconform)
+	'python3-matplotlib',
 )
 TEST_PACKAGES = ('python3-mypy',)
 # make coverage: the report (geninfo, genhtml; llvm-cov is llvm's) and

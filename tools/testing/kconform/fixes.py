@@ -112,16 +112,20 @@ def proof(table: Sequence[Dict[str, Any]], changes: Sequence[str]) -> List[str]:
 
 def lines(table: Sequence[Dict[str, Any]]) -> List[str]:
 	"""The summary's section "bugs this tree carries"."""
-	if not table:
-		return []
+	ran = [f for f in table if f['note'] != 'no guard ran']
+	if all(f['verdict'] == UNKNOWN for f in table):
+		return []	# a run of other suites (--suite, --kind bench)
 	out = ['== bugs this tree carries (the series\' fixes '
 	       + ('applied' if table[0]['applied'] else 'omitted') + ')']
-	width = max(len(f['patch']) for f in table)
-	for f in table:
+	width = max(len(f['patch']) for f in ran)
+	for f in ran:
 		out.append(f'   {f["patch"]:<{width}}  {f["verdict"]}'
 			   + (f'  ({f["effect"]})' if f['verdict'] in (CARRIES, BROKEN) else ''))
 		if f['upstream']:
 			out.append(f'   {"":<{width}}  upstream: {f["upstream"]}')
 		if f['note'] and f['verdict'] == UNKNOWN:
 			out.append(f'   {"":<{width}}  {f["note"]}')
+	if len(ran) < len(table):
+		out.append(f'   and {len(table) - len(ran)} more not determined: no guard '
+			   'of theirs in this run (results.json fixes)')
 	return out

@@ -88,8 +88,10 @@ _ERROR = re.compile(r'(^|\s)error(\[E\d+\])?:|\*\*\* \[.*\] Error \d+')
 
 def run(argv: Sequence[str], log: Path, timeout: float,
 	cwd: Optional[Path] = None, env: Optional[Dict[str, str]] = None,
-	stop_when: Optional[str] = None, echo: bool = False) -> Run:
-	"""Run argv, write its output to log, kill its group at the timeout.
+	stop_when: Optional[str] = None, echo: bool = False,
+	idle: Optional[float] = None) -> Run:
+	"""Run argv, write its output to log, kill its group at the timeout,
+	or once it printed nothing for idle seconds (a build's progress).
 
 	stop_when ends the run early (as a success) once a line holds it.
 	"""
@@ -140,7 +142,9 @@ def run(argv: Sequence[str], log: Path, timeout: float,
 				if seen.is_set():
 					_kill(proc)
 					break
-				if time.monotonic() > deadline:
+				now = time.monotonic()
+				if now > deadline or idle is not None and \
+						now - (times[-1] if times else start) > idle:
 					timed_out = True
 					_kill(proc)
 					break
@@ -166,12 +170,14 @@ def _kill(proc: 'subprocess.Popen[bytes]') -> None:
 
 
 def check(argv: Sequence[str], log: Path, timeout: float, what: str,
-	  cwd: Optional[Path] = None, env: Optional[Dict[str, str]] = None) -> Run:
+	  cwd: Optional[Path] = None, env: Optional[Dict[str, str]] = None,
+	  idle: Optional[float] = None) -> Run:
 	"""Run argv and raise KconformError with the log tail if it fails."""
-	r = run(argv, log, timeout, cwd=cwd, env=env)
+	r = run(argv, log, timeout, cwd=cwd, env=env, idle=idle)
 	if r.timed_out:
-		raise KconformError(f'{what}: timed out after {timeout:.0f} s '
-				    f'(log: {log})\n{r.tail()}')
+		why = f'no output for {idle:.0f} s' if idle is not None and \
+			r.elapsed < timeout else f'timed out after {timeout:.0f} s'
+		raise KconformError(f'{what}: {why} (log: {log})\n{r.tail()}')
 	if r.returncode != 0:
 		raise KconformError(f'{what}: failed with exit code '
 				    f'{r.returncode} (log: {log})\n{r.tail()}')

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
+from . import bench
 from .model import BAD, Case, Status, Suite
 
 SCHEMA = 1
@@ -165,6 +166,7 @@ def summary(report: RunReport,
 								   'carries the bug') else []:
 					line += '\n   ' + ' ' * width + '    ' + more[:150]
 			out.append(line)
+	out += bench.ehash_table(report.suites)
 	for e in report.errors:
 		out.append('error: ' + e.split('\n', 1)[0])
 	slow = slowest(report)

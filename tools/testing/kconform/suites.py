@@ -6,8 +6,9 @@ printing KTAP suite N unless `kunit` lists other names) and kselftests/N/
 (its kselftest target). `requires` names kernel files, and optionally a
 text in them, without which the suite's kernel code is missing.
 `cmdline` is added to the guest kernel's command line. `bench` names
-programs of the suite's kselftest target that the guest runs after the
-kselftests, as benchmarks (see bench.py).
+programs of the suite's kselftest target that the guest runs, as
+benchmarks (see bench.py), in the boot of `kconform bench`, whose command
+line has `bench_cmdline` instead of `cmdline`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from .model import InputError, KconformError, Suite
 
-KINDS = ('kunit', 'kselftest')
+KINDS = ('kunit', 'kselftest')		# what a run runs unless --kind says
+ALL_KINDS = KINDS + ('bench',)		# bench: only when asked (make bench)
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,7 @@ class SuiteSpec:
 	requires: Tuple[Tuple[str, Optional[str]], ...] = field(default=())
 	cmdline: str = ''
 	bench: Tuple[str, ...] = field(default=())
+	bench_cmdline: str = ''
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -54,7 +57,8 @@ def load(repo: Path) -> List[SuiteSpec]:
 			kselftest=name if ksft.is_dir() else None,
 			requires=tuple(reqs),
 			cmdline=str(entry.get('cmdline', '')),
-			bench=tuple(str(b) for b in entry.get('bench', []))))
+			bench=tuple(str(b) for b in entry.get('bench', [])),
+			bench_cmdline=str(entry.get('bench_cmdline', ''))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
@@ -103,7 +107,7 @@ class Selection:
 		return [s.kselftest for s in self.specs if s.kselftest]
 
 	def wants(self, kind: str, suite: str, case: str) -> bool:
-		if (kind if kind != 'bench' else 'kselftest') not in self.kinds:
+		if kind not in self.kinds:
 			return False
 		if suite not in self._names(kind) and not suite.startswith('<'):
 			return False

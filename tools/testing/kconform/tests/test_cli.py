@@ -214,9 +214,22 @@ class ListTest(unittest.TestCase):
 			      'global.bdev_node_without_disk_has_no_dioalign', lines)
 		self.assertIn('kselftest:bpf_user_ringbuf:user_ringbuf_test/'
 			      'urb.blocking_forever_partial_space', lines)
-		self.assertIn('bench:bpf_user_ringbuf:*', lines)
+		self.assertFalse(any(l.startswith('bench:') for l in lines))
 		self.assertTrue(any(l.startswith('kunit:tcp_ehash:') for l in lines))
 		self.assertFalse(any('kconform:' in l for l in lines))
+
+	def test_bench_list_names_only_the_benchmarks(self) -> None:
+		rc, out, _ = main('run', '--kind', 'bench', '--list', *NO_KNOWN,
+				  '--out', tempfile.mkdtemp())
+		self.assertEqual(rc, 0)
+		self.assertEqual(out.splitlines(), ['bench:tcp_ehash:*',
+						    'bench:bpf_user_ringbuf:*'])
+
+	def test_a_variant_without_benchmarks_refuses_kind_bench(self) -> None:
+		rc, _, err = main('run', '--kind', 'bench', '--variant', 'debug',
+				  '--list', *NO_KNOWN, '--out', tempfile.mkdtemp())
+		self.assertEqual(rc, 2)
+		self.assertIn('variant debug runs no benchmarks', err)
 
 	def test_list_with_case_glob(self) -> None:
 		rc, out, _ = main('run', '--list', *NO_KNOWN, '--out', tempfile.mkdtemp(),

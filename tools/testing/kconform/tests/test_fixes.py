@@ -57,6 +57,15 @@ class FixesTest(unittest.TestCase):
 		self.assertIn('0103-thermal-of-fix-writable-trips-mask-of-zone-without-trips'
 			      '.patch  carries the bug  (a thermal zone without trips', text)
 		self.assertIn('upstream: 83c2d444ed9d', text)
+		# 0201's guards are not in this run: one line, not a row each
+		self.assertNotIn('0201', text)
+		self.assertIn('and 7 more not determined: no guard of theirs in '
+			      'this run', text)
+
+	def test_a_run_without_any_guard_has_no_section(self) -> None:
+		run = [Suite('tcp_ehash', 'bench')]
+		self.assertEqual(fixes.lines(fixes.verdicts(fix_list(), run,
+							    applied=True)), [])
 
 	def test_guard_failing_with_its_fix_fails_the_gate(self) -> None:
 		run = thermal(Case(NO_TRIPS, Status.FAIL, 'ret == -22'))

@@ -11,6 +11,7 @@ import unittest
 from pathlib import Path
 
 from kconform import proc
+from kconform.model import KconformError
 
 TESTING = Path(__file__).resolve().parents[2]
 
@@ -102,6 +103,22 @@ class TimesTest(unittest.TestCase):
 		self.assertEqual(len(r.times), 2)
 		self.assertLessEqual(before, r.times[0])
 		self.assertGreater(r.times[1] - r.times[0], 0.4)
+
+
+class IdleTest(unittest.TestCase):
+
+	def test_progress_keeps_a_run_alive_past_the_idle_limit(self) -> None:
+		log = Path(tempfile.mkdtemp()) / 'out.log'
+		r = proc.run(['sh', '-c', 'for i in 1 2 3 4 5; do echo $i; sleep 0.3; done'],
+			     log, 30, idle=1)
+		self.assertFalse(r.timed_out)
+		self.assertEqual(len(r.lines), 5)
+
+	def test_silence_ends_it_and_check_says_so(self) -> None:
+		log = Path(tempfile.mkdtemp()) / 'out.log'
+		with self.assertRaisesRegex(KconformError, r'^build: no output for 1 s'):
+			proc.check(['sh', '-c', 'echo started; sleep 30'], log, 60,
+				   'build', idle=1)
 
 
 if __name__ == '__main__':
