@@ -633,6 +633,27 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 	ASSERT_EQ(mkdir(TOP "/gone", 0755), 0);
 	gone_id = path_id(TOP "/gone");
 	ASSERT_EQ(rmdir(TOP "/gone"), 0);
+	/*
+	 * A cgroup just removed (gone, and the previous cases' hierarchies)
+	 * stays online, and walked, until its css is killed after an RCU
+	 * grace period: wait until a walk of everything is what
+	 * /sys/fs/cgroup lists.
+	 */
+	for (k = 0; k < 100; k++) {
+		union bpf_iter_link_info all = {
+			.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE,
+		};
+
+		ASSERT_EQ(0, iter_link(self->h.skel->progs.dump_cgroup, &all,
+				       &self->h.link));
+		n = iter_read(self->h.link, got, sizeof(got), sizeof(got), &end);
+		bpf_link__destroy(self->h.link);
+		self->h.link = NULL;
+		if (n == 8 * tree_ids(CG2, want, 0) && !end.err)
+			break;
+		usleep(50000);
+	}
+	ASSERT_LT(k, 100) TH_LOG("removed cgroups still walked after 5 s");
 
 	for (i = 0; i < CG_FUZZ_ITERS; i++) {
 		memset(info, 0, sizeof(info));
