@@ -25,11 +25,13 @@
  * directory on 64-bit.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "../kselftest_harness.h"
+#include "../kconform_fuzz.h"
 #include "iter_util.h"
 #include "cgroup_iter.skel.h"
 
@@ -520,6 +522,330 @@ TEST_F(param, v1_fd_walks_v1_hierarchy)
 	close(fd);
 	rmdir(CG1 "/child");
 	umount(CG1);
+}
+
+/* ---- seeded bad input and fault injection (issue 15) ------------------ */
+
+#define WALK_MAX	4096
+
+/* Ids of @dir and every cgroup directory below it, as this mount shows. */
+static int tree_ids(const char *dir, __u64 *ids, int n)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (n >= WALK_MAX)
+		return n;
+	ids[n++] = path_id(dir);
+	d = opendir(dir);
+	if (!d)
+		return n;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n = tree_ids(path, ids, n);
+	}
+	closedir(d);
+	return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The walk a valid link makes from @start (ROOT for the default start):
+ * SELF_ONLY and ANCESTORS_UP in their order, the descendants sorted (the
+ * kernel's sibling order is creation order, which no file shows).
+ */
+static int expected_walk(enum node start, __u32 order, __u64 *ids)
+{
+	char path[PATH_MAX], *slash;
+	int n = 0;
+
+	switch (order) {
+	case BPF_CGROUP_ITER_SELF_ONLY:
+		ids[n++] = path_id(node_path[start]);
+		break;
+	case BPF_CGROUP_ITER_ANCESTORS_UP:
+		snprintf(path, sizeof(path), "%s", node_path[start]);
+		for (;;) {
+			ids[n++] = path_id(path);
+			if (!strcmp(path, CG2))
+				break;
+			slash = strrchr(path, '/');
+			*slash = '\0';
+		}
+		break;
+	default:
+		n = tree_ids(node_path[start], ids, 0);
+		qsort(ids, n, sizeof(*ids), cmp_u64);
+	}
+	return n;
+}
+
+#define CG_FUZZ_ITERS	600
+
+/*
+ * Random bpf_iter_link_info for the cgroup iterator: orders valid and
+ * not, a start fd (a cgroup, /dev/null, a cgroup file, a closed fd, -1),
+ * a start id (a cgroup, a removed cgroup, a cgroup file, a random
+ * number), both or neither, and link_info_len short, exact, long with a
+ * zero or non-zero tail, and past a page. Each link_create() fails with
+ * exactly the errno bpf_iter_link_attach() and bpf_iter_attach_cgroup()
+ * give in 6.1.192, in their order (EINVAL for a length without a
+ * pointer, E2BIG for a non-zero tail or more than a page, EINVAL for the
+ * order or both starts, EBADF for the fd, ENOENT for the id), or makes a
+ * link whose walk, read in chunks of a random size, is the one
+ * /sys/fs/cgroup shows from the start cgroup, cut where a read()
+ * session ends (EOPNOTSUPP: a cgroup walk cannot resume) or whole (EOF).
+ */
+TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
+{
+	static const __u32 bad_orders[] = { BPF_CGROUP_ITER_ORDER_UNSPEC, 5,
+					    255, 0x80000000u, 0xffffffffu };
+	static const __u32 lens[] = { 0, 4, 8, 12, 15, 17, 20, 24, 64, 4096, 4097 };
+	static __u64 want[WALK_MAX], got[WALK_MAX];
+	static unsigned char info[8192];
+	int i, k, null_fd, procs_fd, err, n, w, chunk;
+	__u64 procs_id, gone_id, id;
+	long taint = kc_tainted();
+	struct iter_end end;
+	enum node start;
+	struct kc_rng r;
+	__u32 order, len, fd;
+	bool tail;
+	char procs[PATH_MAX];
+
+	kc_rng_init(&r, "bpf_iter_params.cgroup.seeded_bad_link_info");
+	libbpf_set_print(NULL);	/* no line per refused link */
+	null_fd = open("/dev/null", O_RDONLY);
+	ASSERT_GE(null_fd, 0);
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", node_path[A]);
+	procs_fd = open(procs, O_RDONLY);
+	ASSERT_GE(procs_fd, 0);
+	procs_id = path_id(procs);
+	ASSERT_EQ(mkdir(TOP "/gone", 0755), 0);
+	gone_id = path_id(TOP "/gone");
+	ASSERT_EQ(rmdir(TOP "/gone"), 0);
+	/*
+	 * A cgroup just removed (gone, and the previous cases' hierarchies)
+	 * stays online, and walked, until its css is killed after an RCU
+	 * grace period: wait until a walk of everything is what
+	 * /sys/fs/cgroup lists.
+	 */
+	for (k = 0; k < 100; k++) {
+		union bpf_iter_link_info all = {
+			.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE,
+		};
+
+		ASSERT_EQ(0, iter_link(self->h.skel->progs.dump_cgroup, &all,
+				       &self->h.link));
+		n = iter_read(self->h.link, got, sizeof(got), sizeof(got), &end);
+		bpf_link__destroy(self->h.link);
+		self->h.link = NULL;
+		if (n == 8 * tree_ids(CG2, want, 0) && !end.err)
+			break;
+		usleep(50000);
+	}
+	ASSERT_LT(k, 100) TH_LOG("removed cgroups still walked after 5 s");
+
+	for (i = 0; i < CG_FUZZ_ITERS; i++) {
+		memset(info, 0, sizeof(info));
+		order = kc_chance(&r, 85) ? 1 + kc_below(&r, 4) :
+					    kc_pick(&r, bad_orders);
+		start = kc_below(&r, NODES);
+		fd = 0;
+		id = 0;
+		err = 0;
+		switch (kc_below(&r, 8)) {		/* the fd */
+		case 0:
+			fd = self->h.fd[start];
+			break;
+		case 1:
+			fd = kc_pick(&r, ((__u32[]){ null_fd, procs_fd, 4000, 0xffffffffu }));
+			err = -EBADF;
+			break;
+		}
+		switch (kc_below(&r, 8)) {		/* the id */
+		case 0:
+			id = self->h.id[start];
+			err = fd ? -EINVAL : 0;
+			break;
+		case 1:
+			id = kc_pick(&r, ((__u64[]){ procs_id, gone_id,
+						    kc_next(&r) | (1ULL << 62) }));
+			err = fd ? -EINVAL : -ENOENT;
+			break;
+		}
+		if (!fd && !id)
+			start = ROOT;
+		len = kc_chance(&r, 70) ? 16 : kc_pick(&r, lens);
+		tail = len > 16 && kc_chance(&r, 50);
+		/* A short length cuts the fields: order @0, fd @4, id @8. */
+		memcpy(info, &order, 4);
+		memcpy(info + 4, &fd, 4);
+		memcpy(info + 8, &id, 8);
+		if (len < 16)
+			memset(info + len, 0, 16 - len);
+		if (tail)
+			info[16 + kc_below(&r, len - 16)] = 1 + kc_below(&r, 255);
+		if (len < 16) {
+			/* what the kernel sees */
+			memcpy(&order, info, 4);
+			memcpy(&fd, info + 4, 4);
+			memcpy(&id, info + 8, 8);
+			err = 0;
+			if (fd && id)
+				err = -EINVAL;
+			else if (fd)
+				err = fd == self->h.fd[start] ? 0 : -EBADF;
+			else if (id)
+				err = id == self->h.id[start] ? 0 : -ENOENT;
+			else
+				start = ROOT;
+		}
+		if (!len)
+			err = -EINVAL;		/* a pointer without a length */
+		else if (len > 4096 || tail)
+			err = -E2BIG;
+		else if (order < 1 || order > 4)
+			err = -EINVAL;
+
+		{
+			LIBBPF_OPTS(bpf_iter_attach_opts, opts,
+				    .link_info = (void *)info, .link_info_len = len);
+
+			self->h.link = bpf_program__attach_iter(self->h.skel->progs.dump_cgroup,
+								&opts);
+		}
+		if (err) {
+			EXPECT_EQ(NULL, self->h.link)
+				TH_LOG("iteration %d: order %u fd %u id %llu len %u tail %d made a link",
+				       i, order, fd, (unsigned long long)id, len, tail);
+			EXPECT_EQ(-err, errno)
+				TH_LOG("iteration %d: order %u fd %u id %llu len %u tail %d: %s",
+				       i, order, fd, (unsigned long long)id, len, tail,
+				       strerror(errno));
+		} else {
+			ASSERT_NE(NULL, self->h.link)
+				TH_LOG("iteration %d: order %u fd %u id %llu len %u: %s",
+				       i, order, fd, (unsigned long long)id, len,
+				       strerror(errno));
+			w = expected_walk(start, order, want);
+			ASSERT_LT(w, WALK_MAX);
+			chunk = 1 + kc_below(&r, 8 * w + 16);
+			n = iter_read(self->h.link, got, sizeof(got), chunk, &end);
+			ASSERT_GE(n, 0);
+			if (chunk > 8 * (w - 1)) {
+				EXPECT_EQ(8 * w, n) TH_LOG("iteration %d, chunk %d", i, chunk);
+				EXPECT_EQ(0, end.err);
+			} else {
+				EXPECT_EQ(8 * ((chunk + 7) / 8), n)
+					TH_LOG("iteration %d, chunk %d", i, chunk);
+				EXPECT_EQ(-EOPNOTSUPP, end.err);
+			}
+			n /= 8;
+			if (order == BPF_CGROUP_ITER_DESCENDANTS_PRE)
+				EXPECT_EQ(path_id(node_path[start]), got[0]);
+			if (order == BPF_CGROUP_ITER_DESCENDANTS_POST && n == w)
+				EXPECT_EQ(path_id(node_path[start]), got[n - 1]);
+			if (order == BPF_CGROUP_ITER_SELF_ONLY ||
+			    order == BPF_CGROUP_ITER_ANCESTORS_UP) {
+				for (k = 0; k < n; k++)
+					EXPECT_EQ(want[k], got[k])
+						TH_LOG("iteration %d, visit %d", i, k);
+			} else {
+				for (k = 0; k < n; k++)
+					EXPECT_NE(NULL, bsearch(&got[k], want, w,
+								sizeof(*want), cmp_u64))
+						TH_LOG("iteration %d: visit %d is no cgroup below the start", i, k);
+				if (n == w) {
+					qsort(got, n, sizeof(*got), cmp_u64);
+					EXPECT_EQ(0, memcmp(got, want, n * sizeof(*got)))
+						TH_LOG("iteration %d: not every cgroup once", i);
+				}
+			}
+			bpf_link__destroy(self->h.link);
+		}
+		self->h.link = NULL;
+		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
+		if (!_metadata->passed)
+			break;
+	}
+	close(null_fd);
+	close(procs_fd);
+}
+
+/*
+ * Link creation, the iterator's creation and its first read() of a
+ * DESCENDANTS_PRE walk of kconform/ with the n-th slab allocation
+ * failing (fail-nth), for every n until the three make fewer than n:
+ * each step fails with ENOMEM (bpf(2), read(2)) or the read gives the
+ * four cgroups, and afterwards a fresh link walks them again.
+ */
+TEST_F_TIMEOUT(param, link_create_and_read_fault_injection, 300)
+{
+	union bpf_iter_link_info linfo = {};
+	int fail_nth, n, it, ret, enomem = 0;
+	__u64 out[8];
+	long left;
+	ssize_t len;
+
+	ret = kc_failslab_setup();
+	if (ret)
+		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
+	libbpf_set_print(NULL);
+	linfo.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
+	linfo.cgroup.cgroup_fd = self->h.fd[KCG];
+	fail_nth = kc_fail_nth_open();
+	ASSERT_GE(fail_nth, 0);
+	for (n = 1; n < 5000; n++) {
+		it = -1;
+		len = -2;
+		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
+		ret = iter_link(self->h.skel->progs.dump_cgroup, &linfo, &self->h.link);
+		if (!ret) {
+			it = bpf_iter_create(bpf_link__fd(self->h.link));
+			if (it < 0)
+				ret = -errno;
+		}
+		if (!ret) {
+			len = read(it, out, sizeof(out));
+			if (len < 0)
+				ret = -errno;
+		}
+		left = kc_fail_nth_disarm(fail_nth);
+		ASSERT_GE(left, 0);
+		if (ret) {
+			EXPECT_EQ(-ENOMEM, ret) TH_LOG("n = %d: link %p, iterator %d, read %zd",
+						       n, self->h.link, it, len);
+			EXPECT_EQ(0, left);
+			enomem++;
+		} else {
+			EXPECT_EQ(4 * 8, len) TH_LOG("n = %d", n);
+			EXPECT_EQ(self->h.id[KCG], out[0]);
+		}
+		if (it >= 0)
+			close(it);
+		bpf_link__destroy(self->h.link);
+		self->h.link = NULL;
+		if (left)
+			break;
+	}
+	printf("# %d attempts: %d ENOMEM\n", n, enomem);
+	fflush(stdout);
+	close(fail_nth);
+	EXPECT_LT(n, 5000);
+	EXPECT_GT(enomem, 0);
+	ASSERT_EQ(0, hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
+			       KCG, BY_FD));
+	EXPECT_EQ(4, hier_walk(&self->h, sizeof(self->h.out)));
 }
 
 TEST_HARNESS_MAIN

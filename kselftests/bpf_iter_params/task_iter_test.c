@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -28,6 +29,7 @@
 #include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "../kconform_fuzz.h"
 #include "iter_util.h"
 #include "progs/records.h"
 #include "task_iter.skel.h"
@@ -642,6 +644,257 @@ TEST(ids_are_the_readers_pid_namespace)
 	ASSERT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(WEXITSTATUS(st), 0)
 		TH_LOG("check %d of pidns_child() failed", WEXITSTATUS(st));
+}
+
+/* ---- seeded bad input and fault injection (issue 15) ------------------ */
+
+/* Tgid of @tid from /proc/<tid>/status, 0 if there is no such task. */
+static pid_t proc_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* Threads of process @tgid as /proc/<tgid>/task lists them, sorted. */
+static int proc_threads(pid_t tgid, __u32 *tids, int max)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max)
+		if (de->d_name[0] != '.')
+			tids[n++] = atoi(de->d_name);
+	closedir(d);
+	return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define TASK_FUZZ_ITERS	300
+
+/*
+ * Random bpf_iter_link_info for the task iterator: tid, pid and pid_fd
+ * from this process, one of its threads, a zombie child (an exiting
+ * task), a reaped child, a random number, a pidfd of this process and
+ * of the zombie, fds that are not pidfds (/dev/null, closed, -1), alone,
+ * together or none. Each link_create() fails with exactly the errno of
+ * bpf_iter_attach_task() in 6.1.192 (EINVAL for more than one, EBADF for
+ * a pid_fd that is no pidfd) or makes a link whose walk, read in chunks
+ * of a random size (the task iterator resumes across read() sessions),
+ * is what /proc shows: the task a tid names, if it exists (a zombie
+ * too); every thread of a pid that is a thread group's (its leader's)
+ * tid, once; for no parameter, every thread of this process among all.
+ */
+TEST_F_TIMEOUT(tasks, seeded_bad_link_info, 300)
+{
+	static __u32 want[MAX_RECS], got[MAX_RECS];
+	int i, k, null_fd, self_pidfd, zombie_pidfd, n, w, nz, err, chunk;
+	pid_t zombie, reaped, tgid, target;
+	long taint = kc_tainted();
+	union bpf_iter_link_info linfo;
+	__u32 vals[3], fds[6], ids[5];
+	struct iter_end end;
+	struct kc_rng r;
+
+	kc_rng_init(&r, "bpf_iter_params.task.seeded_bad_link_info");
+	libbpf_set_print(NULL);
+	reaped = fork();
+	ASSERT_GE(reaped, 0);
+	if (!reaped)
+		_exit(0);
+	ASSERT_EQ(waitpid(reaped, NULL, 0), reaped);
+	zombie = fork();
+	ASSERT_GE(zombie, 0);
+	if (!zombie)
+		_exit(0);
+	/* a zombie until waited for: wait until it has exited */
+	for (k = 0; k < 1000; k++) {
+		siginfo_t si = {};
+
+		ASSERT_EQ(0, waitid(P_PID, zombie, &si, WEXITED | WNOWAIT | WNOHANG));
+		if (si.si_pid == zombie)
+			break;
+		usleep(1000);
+	}
+	null_fd = open("/dev/null", O_RDONLY);
+	self_pidfd = pidfd_self();
+	zombie_pidfd = syscall(SYS_pidfd_open, zombie, 0);
+	ASSERT_GE(null_fd, 0);
+	ASSERT_GE(self_pidfd, 0);
+	ASSERT_GE(zombie_pidfd, 0);
+	ids[0] = getpid();
+	ids[1] = zombie;
+	ids[2] = reaped;
+	fds[0] = self_pidfd;
+	fds[1] = zombie_pidfd;
+	fds[2] = null_fd;
+	fds[3] = 4000;
+	fds[4] = 0xffffffffu;
+	fds[5] = self_pidfd;
+
+	for (i = 0; i < TASK_FUZZ_ITERS; i++) {
+		ids[3] = tg.tid[kc_below(&r, THREADS)];
+		ids[4] = 1 + kc_below(&r, 1u << 22);
+		memset(vals, 0, sizeof(vals));
+		for (k = 0; k < 3; k++) {
+			if (!kc_chance(&r, 40))
+				continue;
+			vals[k] = k == 2 ? fds[kc_below(&r, 6)] : ids[kc_below(&r, 5)];
+		}
+		nz = !!vals[0] + !!vals[1] + !!vals[2];
+		memset(&linfo, 0, sizeof(linfo));
+		linfo.task.tid = vals[0];
+		linfo.task.pid = vals[1];
+		linfo.task.pid_fd = vals[2];
+		err = 0;
+		if (nz > 1)
+			err = -EINVAL;
+		else if (vals[2] && vals[2] != (__u32)self_pidfd &&
+			 vals[2] != (__u32)zombie_pidfd)
+			err = -EBADF;
+		k = iter_link(self->skel->progs.dump_task, &linfo, &self->link);
+		if (err) {
+			EXPECT_EQ(err, k) TH_LOG("iteration %d: tid %u pid %u pid_fd %u",
+						 i, vals[0], vals[1], vals[2]);
+			self->link = NULL;
+			goto next;
+		}
+		ASSERT_EQ(0, k) TH_LOG("iteration %d: tid %u pid %u pid_fd %u",
+				       i, vals[0], vals[1], vals[2]);
+		/* the walk as /proc shows it */
+		w = 0;
+		if (vals[0]) {
+			if (proc_tgid(vals[0]))
+				want[w++] = vals[0];
+		} else if (vals[1] || vals[2]) {
+			target = vals[1] ? (pid_t)vals[1] :
+				 vals[2] == (__u32)self_pidfd ? getpid() : zombie;
+			if (proc_tgid(target) == target)
+				w = proc_threads(target, want, MAX_RECS);
+		} else {
+			w = proc_threads(getpid(), want, MAX_RECS);
+		}
+		qsort(want, w, sizeof(*want), cmp_u32);
+		chunk = 1 + kc_below(&r, kc_chance(&r, 50) ? 64 : sizeof(self->out));
+		n = iter_read(self->link, &self->out, sizeof(self->out), chunk, &end);
+		ASSERT_EQ(0, end.err) TH_LOG("iteration %d, chunk %d", i, chunk);
+		ASSERT_EQ(0, n % sizeof(struct task_rec));
+		n /= sizeof(struct task_rec);
+		if (!vals[0] && !vals[1] && !vals[2]) {
+			/* all tasks: this process's threads among them, once */
+			for (k = 0, nz = 0; k < n; k++)
+				if ((pid_t)self->out.task[k].tgid == getpid())
+					got[nz++] = self->out.task[k].tid;
+			n = nz;
+		} else {
+			for (k = 0; k < n; k++)
+				got[k] = self->out.task[k].tid;
+		}
+		qsort(got, n, sizeof(*got), cmp_u32);
+		EXPECT_EQ(w, n) TH_LOG("iteration %d: tid %u pid %u pid_fd %u, chunk %d",
+				       i, vals[0], vals[1], vals[2], chunk);
+		if (w == n)
+			EXPECT_EQ(0, memcmp(want, got, n * sizeof(*got)))
+				TH_LOG("iteration %d: other tasks than /proc shows", i);
+		bpf_link__destroy(self->link);
+		self->link = NULL;
+next:
+		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
+		if (!_metadata->passed)
+			break;
+	}
+	tgid = proc_tgid(zombie);
+	EXPECT_EQ(zombie, tgid);
+	ASSERT_EQ(waitpid(zombie, NULL, 0), zombie);
+	close(zombie_pidfd);
+	close(self_pidfd);
+	close(null_fd);
+}
+
+/*
+ * Link creation, the iterator's creation and its first read() of a tid
+ * walk of this process, with the n-th slab allocation failing
+ * (fail-nth), for every n until the three make fewer than n: each step
+ * fails with ENOMEM (bpf(2), read(2)) or the read gives this task, and
+ * afterwards a fresh link does too.
+ */
+TEST_F_TIMEOUT(tasks, link_create_and_read_fault_injection, 300)
+{
+	union bpf_iter_link_info linfo = {};
+	int fail_nth, n, it, ret, enomem = 0;
+	struct task_rec rec[4];
+	long left;
+	ssize_t len;
+
+	ret = kc_failslab_setup();
+	if (ret)
+		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
+	libbpf_set_print(NULL);
+	linfo.task.tid = getpid();
+	fail_nth = kc_fail_nth_open();
+	ASSERT_GE(fail_nth, 0);
+	for (n = 1; n < 5000; n++) {
+		it = -1;
+		len = -2;
+		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
+		ret = iter_link(self->skel->progs.dump_task, &linfo, &self->link);
+		if (!ret) {
+			it = bpf_iter_create(bpf_link__fd(self->link));
+			if (it < 0)
+				ret = -errno;
+		}
+		if (!ret) {
+			len = read(it, rec, sizeof(rec));
+			if (len < 0)
+				ret = -errno;
+		}
+		left = kc_fail_nth_disarm(fail_nth);
+		ASSERT_GE(left, 0);
+		if (ret) {
+			EXPECT_EQ(-ENOMEM, ret) TH_LOG("n = %d: link %p, iterator %d, read %zd",
+						       n, self->link, it, len);
+			EXPECT_EQ(0, left);
+			enomem++;
+		} else {
+			EXPECT_EQ(sizeof(rec[0]), len) TH_LOG("n = %d", n);
+			EXPECT_EQ(getpid(), (pid_t)rec[0].tid);
+		}
+		if (it >= 0)
+			close(it);
+		bpf_link__destroy(self->link);
+		self->link = NULL;
+		if (left)
+			break;
+	}
+	printf("# %d attempts: %d ENOMEM\n", n, enomem);
+	fflush(stdout);
+	close(fail_nth);
+	EXPECT_LT(n, 5000);
+	EXPECT_GT(enomem, 0);
+	ASSERT_EQ(0, task_link(self->skel->progs.dump_task, TID, getpid(), &self->link));
+	EXPECT_EQ(1, recs(self, sizeof(struct task_rec), variant->chunk));
 }
 
 TEST_HARNESS_MAIN

@@ -51,6 +51,7 @@
 #include <bpf/libbpf.h>
 
 #include "../kselftest_harness.h"
+#include "../kconform_fuzz.h"
 
 #include "progs/user_ringbuf.h"
 #include "user_ringbuf.skel.h"
@@ -176,9 +177,12 @@ static unsigned long ur_prod(struct ur *u)
 	return __atomic_load_n(u->prod, __ATOMIC_ACQUIRE);
 }
 
-/* Run the drain program once with @flags; return what the helper returned. */
-static long ur_drain(struct __test_metadata *_metadata, struct ur *u,
-		     __u64 flags)
+/*
+ * Run the drain program once with @flags; return what the helper
+ * returned. The samples' contents are not checked.
+ */
+static long ur_drain_any(struct __test_metadata *_metadata, struct ur *u,
+			 __u64 flags)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 
@@ -188,8 +192,17 @@ static long ur_drain(struct __test_metadata *_metadata, struct ur *u,
 	u->skel->bss->drain_ret = -12345;
 	EXPECT_EQ(0, bpf_prog_test_run_opts(u->drain_fd, &opts))
 		TH_LOG("test_run: %s", strerror(errno));
-	EXPECT_EQ(0, u->skel->bss->drain_err);
 	return u->skel->bss->drain_ret;
+}
+
+/* The same, and every sample drained must carry ur_fill()'s pattern. */
+static long ur_drain(struct __test_metadata *_metadata, struct ur *u,
+		     __u64 flags)
+{
+	long ret = ur_drain_any(_metadata, u, flags);
+
+	EXPECT_EQ(0, u->skel->bss->drain_err);
+	return ret;
 }
 
 /* Reserve, fill and submit one sample of @size bytes with @seq. */
@@ -1227,6 +1240,262 @@ TEST_F(wakeup, epoll_event)
 	} else {
 		EXPECT_EQ(0, epoll_wait(self->epfd, &ev, 1, 500));
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Seeded bad input and fault injection (issue 15). */
+
+/* What bpf_user_ringbuf_drain() returns and leaves, per 6.1.192's code. */
+struct ur_expect {
+	long ret;
+	__u32 nr_cb;
+	unsigned long cons;
+	__u32 len[UR_MAX_REC];
+};
+
+/*
+ * The drain, modelled on the ring's current memory: the helper's flags
+ * check, then __bpf_user_ringbuf_peek() per sample (producer position
+ * not a multiple of 8: -EINVAL; nothing left: stop; a record longer than
+ * the producer position advertises: -EINVAL; longer than the ring or a
+ * dynptr: -E2BIG; discard bit: skipped, not counted; busy bit: stop),
+ * the callback returning 1 at stop_after, and the
+ * BPF_MAX_USER_RINGBUF_SAMPLES cap (which counts discarded samples).
+ */
+static void ur_model(struct ur *u, __u64 flags, __u32 stop_after,
+		     unsigned long prod, struct ur_expect *e)
+{
+	unsigned long cons = ur_cons(u);
+	long samples, discarded = 0, ret = 0;
+	__u32 hdr, len, total;
+
+	e->nr_cb = 0;
+	e->cons = cons;
+	if (flags & ~(__u64)(BPF_RB_NO_WAKEUP | BPF_RB_FORCE_WAKEUP)) {
+		e->ret = -EINVAL;
+		return;
+	}
+	for (samples = 0; samples < UR_MAX_SAMPLES && ret == 0; samples++) {
+		if (prod % 8) {
+			e->ret = -EINVAL;
+			return;
+		}
+		if (cons >= prod)
+			break;
+		hdr = *(volatile __u32 *)(u->data + (cons & (u->size - 1)));
+		len = hdr & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+		total = (len + BPF_RINGBUF_HDR_SZ + 7) / 8 * 8;
+		if (total > prod - cons) {
+			e->ret = -EINVAL;
+			return;
+		}
+		if (total > u->size || len > UR_DYNPTR_MAX) {
+			e->ret = -E2BIG;
+			return;
+		}
+		if (hdr & BPF_RINGBUF_DISCARD_BIT) {
+			e->cons = cons += total;
+			discarded++;
+			continue;
+		}
+		if (hdr & BPF_RINGBUF_BUSY_BIT)
+			break;
+		if (e->nr_cb < UR_MAX_REC)
+			e->len[e->nr_cb] = len < UR_MAX_PROBE ? len : UR_MAX_PROBE;
+		e->nr_cb++;
+		ret = stop_after && e->nr_cb == stop_after;
+		e->cons = cons += total;
+	}
+	e->ret = samples - discarded;
+}
+
+/* A random sample length: small, at the ring's and a dynptr's limits, any. */
+static __u32 ur_rand_len(struct kc_rng *r, __u32 size)
+{
+	switch (kc_below(r, 8)) {
+	case 0:
+		return size - 16 + kc_below(r, 24);
+	case 1:
+		return UR_DYNPTR_MAX - 1 + kc_below(r, 3);
+	case 2:
+		return kc_next(r) & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+	case 3:
+		return kc_below(r, size);
+	default:
+		return kc_below(r, 100);
+	}
+}
+
+/* A random producer position relative to the consumer and @end. */
+static unsigned long ur_rand_prod(struct kc_rng *r, unsigned long cons,
+				  unsigned long end)
+{
+	switch (kc_below(r, 9)) {
+	case 0:
+		return cons;					/* equal */
+	case 1:
+		return cons >= 8 ? cons - 8 * (1 + kc_below(r, 4)) : cons; /* behind */
+	case 2:
+		return end + 1 + kc_below(r, 7);		/* misaligned */
+	case 3:
+		return cons + (1UL << (13 + kc_below(r, 50)));	/* far ahead */
+	case 4:
+		return kc_next(r);
+	case 5:
+		return end - 8;					/* short by a record tail */
+	default:
+		return end;					/* exactly */
+	}
+}
+
+#define UR_FUZZ_ITERS	1500
+
+/*
+ * A producer writing random headers (lengths, busy and discard bits) and
+ * positions (behind, equal, misaligned, exact, far ahead) by hand while
+ * the BPF program drains with random flags and stops at a random sample:
+ * every drain returns exactly what ur_model() derives from the ring's
+ * memory (a count or one of -EINVAL, -E2BIG), calls back that often with
+ * those lengths, leaves the consumer position there, and taints nothing.
+ * Afterwards the ring still carries a sample through libbpf.
+ */
+TEST_F_TIMEOUT(urb, seeded_bad_producer, 300)
+{
+	struct ur *u = &self->u;
+	unsigned long cons, pos, prod;
+	__u32 len, stop_after, i, k, n;
+	long taint = kc_tainted();
+	struct ur_expect e;
+	struct kc_rng r;
+	__u64 flags;
+	long ret;
+
+	kc_rng_init(&r, "bpf_user_ringbuf.seeded_bad_producer");
+	for (i = 0; i < UR_FUZZ_ITERS; i++) {
+		cons = ur_cons(u);
+		pos = cons;
+		if (!kc_below(&r, 200)) {
+			/* the whole ring of empty discarded records: the cap */
+			for (k = 0; k < u->size; k += 8)
+				ur_hand_hdr(u, k, BPF_RINGBUF_DISCARD_BIT);
+			pos = cons + (1UL << 40);
+		} else {
+			n = 1 + kc_below(&r, 6);
+			for (k = 0; k < n && pos - cons < u->size; k++) {
+				len = ur_rand_len(&r, u->size);
+				if (kc_chance(&r, 10))
+					len |= BPF_RINGBUF_BUSY_BIT;
+				if (kc_chance(&r, 15))
+					len |= BPF_RINGBUF_DISCARD_BIT;
+				ur_hand_hdr(u, pos, len);
+				len &= ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+				pos += ((unsigned long)len + BPF_RINGBUF_HDR_SZ + 7) / 8 * 8;
+			}
+		}
+		prod = ur_rand_prod(&r, cons, pos);
+		ur_publish(u, prod);
+		flags = kc_chance(&r, 75) ? kc_below(&r, 4) :
+			kc_chance(&r, 50) ? 1ULL << kc_below(&r, 64) : kc_next(&r);
+		stop_after = kc_chance(&r, 70) ? 0 : 1 + kc_below(&r, 3);
+
+		ur_model(u, flags, stop_after, prod, &e);
+		u->skel->bss->stop_after = stop_after;
+		/* headers overlap payloads: the pattern is not checked */
+		ret = ur_drain_any(_metadata, u, flags);
+		EXPECT_EQ(e.ret, ret)
+			TH_LOG("iteration %u: cons %lu prod %lu flags %#llx stop %u",
+			       i, cons, prod, (unsigned long long)flags, stop_after);
+		EXPECT_EQ(e.nr_cb, u->skel->bss->nr_cb) TH_LOG("iteration %u", i);
+		EXPECT_EQ(e.cons, ur_cons(u)) TH_LOG("iteration %u", i);
+		for (k = 0; k < e.nr_cb && k < UR_MAX_REC; k++)
+			EXPECT_EQ(e.len[k], u->skel->bss->rec_len[k])
+				TH_LOG("iteration %u, sample %u", i, k);
+		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %u", i);
+		if (!_metadata->passed)
+			break;
+	}
+	u->skel->bss->stop_after = 0;
+	/* Nothing pending any more, and libbpf's producer still works. */
+	ur_publish(u, ur_cons(u));
+	ur_post(_metadata, u, 16, 7);
+	EXPECT_EQ(1, ur_drain(_metadata, u, 0));
+	EXPECT_EQ(7, u->skel->bss->rec_seq[0]);
+}
+
+#define UR_FAULT_MAX_NTH	5000
+
+/*
+ * Map creation with the n-th slab allocation failing (fail-nth), for
+ * every n until the call makes fewer than n, for a 16-page ring: each
+ * attempt fails with
+ * ENOMEM (bpf(2)) or, where the failure was absorbed (the page array's
+ * kmalloc() falls back to vmalloc()), gives a map that works; the drain
+ * program, loaded on each such map, drains a sample posted through
+ * libbpf.  Leaks are kmemleak's, on the debug variant.
+ */
+FIXTURE(fault) {
+	int unused;
+};
+
+FIXTURE_SETUP(fault)
+{
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+}
+
+TEST_F_TIMEOUT(fault, map_create_fault_injection, 300)
+{
+	int fail_nth, n, fd, err, enomem = 0, absorbed = 0;
+	__u32 size = 16 * sysconf(_SC_PAGESIZE);
+	struct ur u;
+	long left;
+
+	err = kc_failslab_setup();
+	if (err)
+		SKIP(return, "no failslab in debugfs: %s", strerror(-err));
+	fail_nth = kc_fail_nth_open();
+	ASSERT_GE(fail_nth, 0);
+	for (n = 1; n < UR_FAULT_MAX_NTH; n++) {
+		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
+		fd = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0,
+				    size, NULL);
+		err = errno;
+		left = kc_fail_nth_disarm(fail_nth);
+		ASSERT_GE(left, 0);
+		if (fd < 0) {
+			EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
+			EXPECT_EQ(0, left);
+			enomem++;
+			continue;
+		}
+		if (!left)
+			absorbed++;
+		/* The map works: load the drain program on it, post, drain. */
+		ur_init(&u);
+		u.size = size;
+		u.skel = user_ringbuf__open();
+		ASSERT_NE(NULL, u.skel);
+		ASSERT_EQ(0, bpf_map__reuse_fd(u.skel->maps.user_ringbuf, fd));
+		ASSERT_EQ(0, user_ringbuf__load(u.skel)) TH_LOG("n = %d", n);
+		u.map_fd = fd;
+		u.drain_fd = bpf_program__fd(u.skel->progs.drain);
+		u.rb = user_ring_buffer__new(fd, NULL);
+		ASSERT_NE(NULL, u.rb) TH_LOG("n = %d: %s", n, strerror(errno));
+		ur_post(_metadata, &u, 24, n);
+		EXPECT_EQ(1, ur_drain(_metadata, &u, 0)) TH_LOG("n = %d", n);
+		EXPECT_EQ((__u64)n, u.skel->bss->rec_seq[0]);
+		ur_close(&u);
+		close(fd);
+		if (left)
+			break;
+	}
+	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, enomem, absorbed);
+	fflush(stdout);
+	EXPECT_LT(n, UR_FAULT_MAX_NTH);
+	EXPECT_GT(enomem, 0);
+	close(fail_nth);
 }
 
 TEST_HARNESS_MAIN

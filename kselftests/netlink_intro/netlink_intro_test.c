@@ -32,6 +32,7 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@
 
 #include "../kselftest_harness.h"
 #include "nl_util.h"
+#include "../kconform_fuzz.h"
 
 FIXTURE(genl) {
 	int fd;
@@ -413,6 +415,200 @@ TEST(port_id_binds_once)
 	EXPECT_EQ(errno, EADDRINUSE);
 	close(a);
 	close(b);
+}
+
+/* ---- seeded bad input (issue 15) -------------------------------------- */
+
+#define NL_FUZZ_ITERS	2000
+#define NL_FUZZ_MSGS	3
+
+/* Random attributes at @p (at most @room bytes), nested up to @depth. */
+static size_t rand_attrs(struct kc_rng *r, char *p, size_t room, int depth)
+{
+	size_t len = 0, plen, i;
+	struct nlattr *a;
+
+	while (room - len >= NLA_HDRLEN + 16 && kc_chance(r, 60)) {
+		a = (struct nlattr *)(p + len);
+		a->nla_type = kc_chance(r, 80) ? 1 + kc_below(r, 40) : kc_next(r);
+		if (depth && kc_chance(r, 30)) {
+			if (kc_chance(r, 70))
+				a->nla_type |= NLA_F_NESTED;
+			plen = rand_attrs(r, p + len + NLA_HDRLEN,
+					  room - len - NLA_HDRLEN, depth - 1);
+		} else {
+			plen = kc_below(r, 17);
+			for (i = 0; i < plen; i++)
+				p[len + NLA_HDRLEN + i] = kc_next(r);
+		}
+		a->nla_len = NLA_HDRLEN + plen;
+		if (kc_chance(r, 5))		/* a length that lies */
+			a->nla_len = kc_below(r, 64);
+		len += NLA_ALIGN(NLA_HDRLEN + plen);
+	}
+	return len;
+}
+
+/*
+ * Errors that rtnetlink and generic netlink give in 6.1.192 for a bad
+ * request, as netlink(7), rtnetlink(7) and intro.rst describe them.
+ */
+static bool nl_error_documented(int err)
+{
+	switch (-err) {
+	case 0: case EINVAL: case ERANGE: case EOPNOTSUPP: case ENOENT:
+	case ENODEV: case EAFNOSUPPORT: case EBUSY: case EMSGSIZE:
+	case EPROTONOSUPPORT: case EPERM: case ENOBUFS:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Random datagrams of up to three messages to nlctrl (GENL_ID_CTRL or a
+ * random family id, a random command) and to rtnetlink (GET requests:
+ * no state changes; strict and non-strict sockets): random flags,
+ * family headers and attributes nested at random (NLA_F_NESTED or not,
+ * lengths that lie), and framing that is right or wrong (nlmsg_len
+ * short of a header or past the datagram). netlink_rcv_skb() of
+ * 6.1.192 must answer exactly: nothing for a message after bad
+ * framing; an ACK (error 0) for a non-request or control message only
+ * with NLM_F_ACK; for a request at most one NLMSG_ERROR or NLMSG_DONE
+ * (exactly one with NLM_F_ACK), whose error is documented; and the
+ * socket answers a valid request afterwards.
+ */
+TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
+{
+	static char dgram[NL_FUZZ_MSGS * 1024], buf[BUF_SIZE];
+	int i, j, k, fds[3], proto, nmsg, cut, errs[NL_FUZZ_MSGS], dones[NL_FUZZ_MSGS];
+	__u32 seq0;
+	size_t len, body;
+	struct nlmsghdr *nh, *rep;
+	long taint = kc_tainted();
+	__u16 flags[NL_FUZZ_MSGS], type[NL_FUZZ_MSGS];
+	struct kc_rng r;
+	ssize_t n;
+
+	kc_rng_init(&r, "netlink_intro.genl.seeded_random_framing");
+	/* rtnetlink requests stay in a netns of their own */
+	ASSERT_EQ(0, unshare(CLONE_NEWNET));
+	fds[0] = self->fd;
+	fds[1] = nl_open(NETLINK_ROUTE);
+	fds[2] = nl_open(NETLINK_ROUTE);
+	ASSERT_GE(fds[1], 0);
+	ASSERT_GE(fds[2], 0);
+	ASSERT_EQ(0, set_opt(fds[2], NETLINK_GET_STRICT_CHK, 1));
+	for (k = 0; k < 3; k++)
+		ASSERT_EQ(0, set_opt(fds[k], NETLINK_EXT_ACK, 1));
+
+	for (i = 0; i < NL_FUZZ_ITERS; i++) {
+		proto = kc_below(&r, 3);
+		nmsg = 1 + kc_below(&r, NL_FUZZ_MSGS);
+		seq0 = 1000 + i * NL_FUZZ_MSGS;
+		cut = nmsg;
+		len = 0;
+		memset(dgram, 0, sizeof(dgram));
+		for (j = 0; j < nmsg; j++) {
+			nh = (struct nlmsghdr *)(dgram + len);
+			if (proto == 0) {
+				type[j] = kc_chance(&r, 70) ? GENL_ID_CTRL :
+					  kc_below(&r, 0x10000);
+			} else {
+				type[j] = kc_chance(&r, 85) ?
+					  RTM_BASE + 4 * kc_below(&r, (RTM_MAX - RTM_BASE) / 4) + 2 :
+					  kc_below(&r, 0x10000);
+				/* only GET requests: NEW, DEL and SET become GET */
+				if (type[j] >= RTM_BASE && type[j] <= RTM_MAX)
+					type[j] = (type[j] & ~3) | 2;
+			}
+			if (kc_chance(&r, 5))
+				type[j] = kc_below(&r, NLMSG_MIN_TYPE);
+			flags[j] = (kc_chance(&r, 90) ? NLM_F_REQUEST : 0) |
+				   (kc_chance(&r, 50) ? NLM_F_ACK : 0) |
+				   (kc_chance(&r, 30) ? NLM_F_DUMP : 0) |
+				   (kc_chance(&r, 10) ? kc_next(&r) & 0xfff0 : 0);
+			nh->nlmsg_type = type[j];
+			nh->nlmsg_flags = flags[j];
+			nh->nlmsg_seq = seq0 + j;
+			body = kc_below(&r, 24);	/* genlmsghdr, ifinfomsg, ... */
+			for (k = 0; k < (int)body; k++)
+				dgram[len + NLMSG_HDRLEN + k] = kc_next(&r);
+			body = NLMSG_ALIGN(body);
+			body += rand_attrs(&r, dgram + len + NLMSG_HDRLEN + body,
+					   1024 - NLMSG_HDRLEN - body - 16, 3);
+			nh->nlmsg_len = NLMSG_HDRLEN + body;
+			len += NLMSG_ALIGN(nh->nlmsg_len);
+			if (cut == nmsg && kc_chance(&r, 8)) {
+				/* bad framing: this one and the rest are dropped */
+				cut = j;
+				nh->nlmsg_len = kc_chance(&r, 50) ? kc_below(&r, NLMSG_HDRLEN) :
+						 sizeof(dgram) + kc_below(&r, 1000);
+			}
+		}
+		ASSERT_EQ((ssize_t)len, send(fds[proto], dgram, len, 0))
+			TH_LOG("iteration %d: %s", i, strerror(errno));
+
+		memset(errs, 0, sizeof(errs));
+		memset(dones, 0, sizeof(dones));
+		while ((n = nl_recv(fds[proto], buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+			for (rep = (struct nlmsghdr *)buf; NLMSG_OK(rep, n);
+			     rep = NLMSG_NEXT(rep, n)) {
+				j = rep->nlmsg_seq - seq0;
+				ASSERT_TRUE(j >= 0 && j < cut)
+					TH_LOG("iteration %d: a reply (type %u) with seq %u, %d messages, cut at %d",
+					       i, rep->nlmsg_type, rep->nlmsg_seq, nmsg, cut);
+				if (rep->nlmsg_type == NLMSG_ERROR) {
+					errs[j]++;
+					k = ((struct nlmsgerr *)NLMSG_DATA(rep))->error;
+				} else if (rep->nlmsg_type == NLMSG_DONE) {
+					dones[j]++;
+					k = *(int *)NLMSG_DATA(rep);
+				} else {
+					continue;
+				}
+				EXPECT_TRUE(nl_error_documented(k))
+					TH_LOG("iteration %d, message %d (type %#x, flags %#x, proto %d): error %d",
+					       i, j, type[j], flags[j], proto, k);
+				if (!(flags[j] & NLM_F_REQUEST) || type[j] < NLMSG_MIN_TYPE)
+					EXPECT_EQ(0, k) TH_LOG("iteration %d: a non-request answered %d", i, k);
+			}
+		}
+		EXPECT_EQ(-EAGAIN, n) TH_LOG("iteration %d", i);
+		for (j = 0; j < cut; j++) {
+			if (!(flags[j] & NLM_F_REQUEST) || type[j] < NLMSG_MIN_TYPE) {
+				EXPECT_EQ(!!(flags[j] & NLM_F_ACK), errs[j] + dones[j])
+					TH_LOG("iteration %d, message %d: type %#x flags %#x",
+					       i, j, type[j], flags[j]);
+				continue;
+			}
+			EXPECT_LE(errs[j] + dones[j], 1)
+				TH_LOG("iteration %d, message %d: %d errors, %d done",
+				       i, j, errs[j], dones[j]);
+			if (flags[j] & NLM_F_ACK)
+				EXPECT_EQ(1, errs[j] + dones[j])
+					TH_LOG("iteration %d, message %d: type %#x flags %#x proto %d",
+					       i, j, type[j], flags[j], proto);
+		}
+		/* still answers: nlctrl's GETFAMILY, rtnetlink's lo */
+		if (proto == 0) {
+			ASSERT_EQ(0, ctrl_send(fds[0], &self->r, CTRL_CMD_GETFAMILY, 0, "nlctrl"));
+		} else {
+			struct ifinfomsg ifi = { .ifi_index = 1 };
+
+			req_init(&self->r, RTM_GETLINK, 0);
+			req_put(&self->r, &ifi, sizeof(ifi));
+			ASSERT_EQ(0, nl_send(fds[proto], &self->r));
+		}
+		n = nl_recv(fds[proto], buf, sizeof(buf), 0);
+		ASSERT_GT(n, 0);
+		EXPECT_EQ(proto ? RTM_NEWLINK : GENL_ID_CTRL, ((struct nlmsghdr *)buf)->nlmsg_type)
+			TH_LOG("iteration %d", i);
+		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
+		if (!_metadata->passed)
+			break;
+	}
+	close(fds[1]);
+	close(fds[2]);
 }
 
 TEST_HARNESS_MAIN

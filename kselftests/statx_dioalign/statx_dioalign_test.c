@@ -38,6 +38,7 @@
 #include <string.h>
 #include <stdbool.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -46,6 +47,7 @@
 
 #include "../kselftest_harness.h"
 #include "../kconform_util.h"
+#include "../kconform_fuzz.h"
 
 #define BACKING_SIZE	(320 << 20)	/* mkfs.xfs wants 300 MiB at least */
 #define FILE_SIZE	(64 << 10)
@@ -730,6 +732,183 @@ TEST(bad_pointers_are_efault)
 		  -EFAULT);
 	EXPECT_EQ(sys_statx((const char *)8, 0, STATX_DIOALIGN, &stx),
 		  -EFAULT);
+}
+
+/* ---- seeded bad input (issue 15) -------------------------------------- */
+
+#define STATX_FUZZ_ITERS	2000
+
+/* flags statx() knows (vfs_statx()); anything else is EINVAL */
+#define STATX_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | \
+			 AT_STATX_SYNC_TYPE)
+
+/*
+ * Random masks, flags, path pointers and buffers on every file type the
+ * fs fixture makes (the regular file, a directory, a symlink, a FIFO,
+ * the mount root), by name from AT_FDCWD, relative to the mount's fd or
+ * to a bad dirfd, and by fd with AT_EMPTY_PATH. Each call returns what
+ * 6.1.192's statx() gives, in its order: EINVAL for STATX__RESERVED,
+ * both sync types or an unknown flag; the path's EFAULT (bad pointer),
+ * ENAMETOOLONG or ENOENT ("" without AT_EMPTY_PATH); EBADF for a closed
+ * dirfd and ENOTDIR for a file as dirfd, with a relative path; ENOENT
+ * for a missing name; EFAULT for a buffer that cannot take the whole
+ * struct statx. A success reports the file's type (the symlink's own
+ * with AT_SYMLINK_NOFOLLOW, else the file's), STATX_DIOALIGN exactly for
+ * a regular file asked for it, with this variant's values, and the
+ * invariant of __dio_statx().
+ */
+TEST_F_TIMEOUT(fs, seeded_bad_statx, 300)
+{
+	static const char *const names[] = { "data", "fz_dir", "fz_link",
+					     "fz_fifo", ".", "fz_missing" };
+	static const mode_t types[] = { S_IFREG, S_IFDIR, S_IFLNK, S_IFIFO,
+					S_IFDIR, 0 };
+	static char longpath[PATH_MAX + 2];
+	char path[PATH_MAX + 16], *page, *ro;
+	int i, which, mnt_fd, file_fd, dirfd, fdkind, err, want;
+	unsigned int flags, mask;
+	long taint = kc_tainted();
+	const char *name;
+	struct statx *buf, stx;
+	__u32 mem, off;
+	mode_t type;
+	struct kc_rng r;
+	long ret;
+
+	kc_rng_init(&r, "statx_dioalign.fs.seeded_bad_statx");
+	want_values(variant, &mem, &off);
+	snprintf(path, sizeof(path), "%s/fz_dir", self->mnt);
+	rmdir(path);
+	ASSERT_EQ(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/fz_link", self->mnt);
+	unlink(path);
+	ASSERT_EQ(symlink("data", path), 0);
+	snprintf(path, sizeof(path), "%s/fz_fifo", self->mnt);
+	unlink(path);
+	ASSERT_EQ(mkfifo(path, 0600), 0);
+	mnt_fd = open(self->mnt, O_RDONLY | O_DIRECTORY);
+	ASSERT_GE(mnt_fd, 0);
+	file_fd = open(self->file, O_RDONLY);
+	ASSERT_GE(file_fd, 0);
+	memset(longpath, 'a', PATH_MAX + 1);
+	/* two pages: the second made inaccessible, the first read-only */
+	page = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	ASSERT_EQ(0, mprotect(page + 4096, 4096, PROT_NONE));
+	ro = page + 2 * 4096;
+	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
+
+	for (i = 0; i < STATX_FUZZ_ITERS; i++) {
+		which = kc_below(&r, ARRAY_SIZE(names));
+		type = types[which];
+		flags = 0;
+		if (kc_chance(&r, 50))
+			flags |= AT_SYMLINK_NOFOLLOW;
+		if (kc_chance(&r, 30))
+			flags |= AT_NO_AUTOMOUNT;
+		if (kc_chance(&r, 20))
+			flags |= AT_STATX_FORCE_SYNC;
+		if (kc_chance(&r, 20))
+			flags |= AT_STATX_DONT_SYNC;
+		if (kc_chance(&r, 10))
+			flags |= 1u << kc_below(&r, 32);
+		mask = kc_chance(&r, 70) ? (kc_chance(&r, 50) ? STATX_DIOALIGN :
+					    STATX_BASIC_STATS | STATX_DIOALIGN) :
+		       (__u32)kc_next(&r);
+
+		/* where the name is looked up */
+		fdkind = kc_below(&r, 6);
+		dirfd = AT_FDCWD;
+		name = path;
+		snprintf(path, sizeof(path), "%s/%s", self->mnt, names[which]);
+		switch (fdkind) {
+		case 1:		/* relative to the mount */
+			dirfd = mnt_fd;
+			name = names[which];
+			break;
+		case 2:		/* relative to a closed fd */
+			dirfd = 4000;
+			name = names[which];
+			break;
+		case 3:		/* relative to a file */
+			dirfd = file_fd;
+			name = names[which];
+			break;
+		case 4:		/* the fd itself */
+			flags |= AT_EMPTY_PATH;
+			dirfd = kc_chance(&r, 50) ? file_fd : mnt_fd;
+			type = dirfd == file_fd ? S_IFREG : S_IFDIR;
+			name = "";
+			break;
+		case 5:		/* bad path pointers and strings */
+			name = kc_pick(&r, ((const char *[]){ NULL, (char *)8,
+					page + 4096 - 3, longpath, "" }));
+			if (name == page + 4096 - 3)
+				memcpy(page + 4096 - 3, "abc", 3);	/* no NUL */
+			break;
+		}
+		buf = kc_pick(&r, ((struct statx *[]){ &stx, &stx, &stx, NULL,
+				   (struct statx *)8, (struct statx *)ro,
+				   (struct statx *)(page + 4096 - sizeof(stx) + 8) }));
+
+		/* what statx() must return, check by check */
+		want = 0;
+		if (mask & STATX__RESERVED)
+			want = -EINVAL;
+		else if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+			want = -EINVAL;
+		else if (flags & ~STATX_FLAGS)
+			want = -EINVAL;
+		else if (fdkind == 5 &&
+			 (!name || name == (char *)8 || name == page + 4096 - 3))
+			want = -EFAULT;
+		else if (fdkind == 5 && name == longpath)
+			want = -ENAMETOOLONG;
+		else if (fdkind == 5)
+			want = (flags & AT_EMPTY_PATH) ? 0 : -ENOENT;
+		else if (fdkind == 2)
+			want = -EBADF;
+		else if (fdkind == 3)
+			want = -ENOTDIR;
+		else if (fdkind != 4 && !type)
+			want = -ENOENT;
+		else if (buf != &stx)
+			want = -EFAULT;
+		if (fdkind == 5 && !want) {
+			/* "" with AT_EMPTY_PATH from AT_FDCWD: the cwd */
+			type = S_IFDIR;
+			if (buf != &stx)
+				want = -EFAULT;
+		}
+		if (!want && type == S_IFLNK && !(flags & AT_SYMLINK_NOFOLLOW))
+			type = S_IFREG;
+
+		memset(&stx, 0xa5, sizeof(stx));
+		ret = syscall(SYS_statx, dirfd, name, flags, mask, buf);
+		err = ret ? -errno : 0;
+		EXPECT_EQ(want, err)
+			TH_LOG("iteration %d: %s, dirfd kind %d, flags %#x, mask %#x, buf %p",
+			       i, names[which], fdkind, flags, mask, buf);
+		if (!err && !want) {
+			EXPECT_EQ(type, stx.stx_mode & S_IFMT) TH_LOG("iteration %d", i);
+			EXPECT_EQ(!stx.stx_dio_mem_align, !stx.stx_dio_offset_align);
+			if (type == S_IFREG && (mask & STATX_DIOALIGN) &&
+			    (fdkind != 5)) {
+				expect_dioalign(_metadata, &stx, mem, off);
+			} else {
+				EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN)
+					TH_LOG("iteration %d", i);
+				EXPECT_EQ(0, stx.stx_dio_mem_align | stx.stx_dio_offset_align);
+			}
+		}
+		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
+		if (!_metadata->passed)
+			break;
+	}
+	munmap(page, 3 * 4096);
+	close(file_fd);
+	close(mnt_fd);
 }
 
 TEST_HARNESS_MAIN

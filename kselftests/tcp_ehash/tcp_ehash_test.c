@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "../kconform_fuzz.h"
 
 #define CHILD_KNOB	"/proc/sys/net/ipv4/tcp_child_ehash_entries"
 #define EHASH_KNOB	"/proc/sys/net/ipv4/tcp_ehash_entries"
@@ -818,6 +819,333 @@ TEST_F_TIMEOUT(ehash, memcg_limit_falls_back_to_global, 120)
 
 	EXPECT_TRUE(kmsg_contains(kmsg, FALLBACK_MSG_2_24));
 	close(kmsg);
+}
+
+/* ---- seeded bad input ------------------------------------------------- */
+
+/* The kernel's isspace() (lib/ctype.c): Latin-1's NBSP (0xa0) is one. */
+static bool k_isspace(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
+}
+
+/* A digit of _parse_integer(): 0-9, and a-f/A-F (c | 0x20). */
+static int k_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return 99;
+}
+
+/*
+ * What a write() of @len bytes at file offset @off does to
+ * tcp_child_ehash_entries: proc_douintvec_minmax() with [0, 2^24], as
+ * 6.1.192's do_proc_douintvec_w() and proc_get_long() parse it.  Returns
+ * 1 and the new value in @val, 0 if the write succeeds and changes
+ * nothing (an empty write; a write past offset 0, ignored under the
+ * default kernel.sysctl_writes_strict = 1), or -EINVAL.
+ */
+static int knob_model(const unsigned char *buf, size_t len, long off,
+		      unsigned long *val)
+{
+	size_t left = len, n, used;
+	unsigned long long res = 0;
+	unsigned char tmp[22];
+	unsigned int base = 10;
+	const unsigned char *p = buf, *q;
+	int d;
+
+	if (!len || off)
+		return 0;
+	if (left > 4095)
+		left = 4095;	/* PAGE_SIZE - 1 */
+	while (left && k_isspace(*p)) {
+		p++;
+		left--;
+	}
+	if (!left)
+		return -EINVAL;
+	n = left > 21 ? 21 : left;	/* TMPBUFLEN - 1 */
+	memcpy(tmp, p, n);
+	tmp[n] = '\0';
+	q = tmp;
+	if (*q == '-' || *q < '0' || *q > '9')
+		return -EINVAL;		/* negative, or not a digit */
+	if (q[0] == '0') {
+		base = 8;
+		if ((q[1] | 0x20) == 'x' && k_digit(q[2]) < 16) {
+			base = 16;
+			q += 2;
+		}
+	}
+	for (; (d = k_digit(*q)) < (int)base; q++)
+		if (__builtin_mul_overflow(res, base, &res) ||
+		    __builtin_add_overflow(res, d, &res))
+			return -EINVAL;
+	used = q - tmp;
+	if (used == 21)
+		return -EINVAL;
+	if (used < left && *q != ' ' && *q != '\t' && *q != '\n')
+		return -EINVAL;
+	if (res > EHASH_MAX)
+		return -EINVAL;
+	*val = res;
+	return 1;
+}
+
+/* One random write for tcp_child_ehash_entries: returns its length. */
+static size_t knob_input(struct kc_rng *r, unsigned char *buf, size_t size)
+{
+	static const char *const tails[] = {
+		"", "\n", " ", "\t", "\r", "x", "\n7", " 9", "\0", "0", "\v",
+	};
+	static const char *const heads[] = {
+		"", " ", "\t", "\n\n", "\xa0", "-", "+", "0x", "0X", "0", "00",
+	};
+	static const unsigned long long nums[] = {
+		0, 1, 2, 3, 7, 100, 128, 4095, 4096, 4097, 65536,
+		EHASH_MAX - 1, EHASH_MAX, EHASH_MAX + 1, 0xffffffffULL,
+		0x100000000ULL, 0x7fffffffffffffffULL, 0xffffffffffffffffULL,
+	};
+	unsigned long long v;
+	size_t len, i;
+
+	switch (kc_below(r, 6)) {
+	case 0:		/* random bytes */
+		len = kc_below(r, 24);
+		for (i = 0; i < len; i++)
+			buf[i] = kc_below(r, 256);
+		return len;
+	case 1:		/* a long run of spaces, then a number */
+		len = 4090 + kc_below(r, 12);
+		if (len > size - 16)
+			len = size - 16;
+		memset(buf, ' ', len);
+		return len + snprintf((char *)buf + len, 16, "%u", (unsigned int)kc_below(r, 99));
+	case 2:		/* zero padding up to and past 21 digits */
+		len = 15 + kc_below(r, 10);
+		memset(buf, '0', len);
+		return len + snprintf((char *)buf + len, 16, "%u", (unsigned int)kc_below(r, 999));
+	default:	/* head, number in some base, tail */
+		v = kc_chance(r, 50) ? kc_pick(r, nums) + kc_below(r, 3) - 1 :
+				       kc_below(r, EHASH_MAX * 2);
+		len = snprintf((char *)buf, size, "%s", kc_pick(r, heads));
+		switch (kc_below(r, 3)) {
+		case 0:
+			len += snprintf((char *)buf + len, size - len, "%llu", v);
+			break;
+		case 1:
+			len += snprintf((char *)buf + len, size - len, "%llx", v);
+			break;
+		default:
+			len += snprintf((char *)buf + len, size - len, "%llo", v);
+		}
+		i = kc_below(r, ARRAY_SIZE(tails));
+		/* "\0" is one byte long */
+		memcpy(buf + len, tails[i], strlen(tails[i]) + !*tails[i]);
+		return len + (*tails[i] ? strlen(tails[i]) : kc_below(r, 2));
+	}
+}
+
+#define BAD_INPUT_ITERS	2500
+#define BAD_INPUT_DEPTH	5
+
+/*
+ * Seeded bad input (issue 15): random strings and numbers written to
+ * tcp_child_ehash_entries from netns at random nesting depths, with
+ * netns created and destroyed in between.  Every write returns what
+ * proc_douintvec_minmax() documents (the whole length, or EINVAL, per
+ * knob_model()), the knob then reads the model's value, every netns
+ * created owns roundup_pow_of_two(knob) buckets or shares the global
+ * table for 0, and the kernel is not tainted.  Depth 0 is a throw-away
+ * netns: the initial netns's knob is never written.
+ */
+TEST_F_TIMEOUT(ehash, child_knob_seeded_bad_input, 300)
+{
+	static unsigned char buf[4200];
+	unsigned long knob[BAD_INPUT_DEPTH], val = 0;
+	int ns[BAD_INPUT_DEPTH], depth = 0, i, fd, want;
+	long taint = kc_tainted(), got, off;
+	struct kc_rng r;
+	ssize_t ret;
+	size_t len;
+
+	kc_rng_init(&r, "tcp_ehash.child_knob_seeded_bad_input");
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	enter_new_netns(_metadata);
+	ns[0] = open("/proc/self/ns/net", O_RDONLY);
+	ASSERT_GE(ns[0], 0);
+	knob[0] = 0;
+
+	for (i = 0; i < BAD_INPUT_ITERS; i++) {
+		switch (kc_below(&r, 10)) {
+		case 0:		/* a child of the current netns */
+			if (depth + 1 == BAD_INPUT_DEPTH)
+				break;
+			if (knob[depth] > 65536) {
+				/* no 128 MiB tables under TCG */
+				ASSERT_EQ(write_long(CHILD_KNOB, 512), 0);
+				knob[depth] = 512;
+			}
+			enter_new_netns(_metadata);
+			ns[++depth] = open("/proc/self/ns/net", O_RDONLY);
+			ASSERT_GE(ns[depth], 0);
+			knob[depth] = 0;
+			EXPECT_EQ(read_ok(_metadata, EHASH_KNOB),
+				  knob[depth - 1] ? roundup_pow2(knob[depth - 1]) :
+						    -self->global)
+				TH_LOG("iteration %d, depth %d", i, depth);
+			EXPECT_EQ(read_ok(_metadata, CHILD_KNOB), 0);
+			break;
+		case 1:		/* back to a random depth: the ones below die */
+			want = kc_below(&r, depth + 1);
+			ASSERT_EQ(setns(ns[want], CLONE_NEWNET), 0);
+			while (depth > want)
+				close(ns[depth--]);
+			EXPECT_EQ(read_ok(_metadata, CHILD_KNOB), knob[depth]);
+			break;
+		default:	/* a random write */
+			len = knob_input(&r, buf, sizeof(buf));
+			off = kc_chance(&r, 5) ? 1 + kc_below(&r, 8) : 0;
+			want = knob_model(buf, len, off, &val);
+			fd = open(CHILD_KNOB, O_WRONLY);
+			ASSERT_GE(fd, 0);
+			ret = pwrite(fd, buf, len, off);
+			close(fd);
+			if (want < 0) {
+				EXPECT_EQ(ret, -1) TH_LOG("iteration %d: '%.*s' (%zu bytes) accepted",
+							  i, (int)(len > 40 ? 40 : len), buf, len);
+				EXPECT_EQ(errno, -want);
+			} else {
+				EXPECT_EQ(ret, (ssize_t)len)
+					TH_LOG("iteration %d: '%.*s' (%zu bytes): %s", i,
+					       (int)(len > 40 ? 40 : len), buf, len,
+					       strerror(errno));
+				if (want)
+					knob[depth] = val;
+			}
+			got = read_ok(_metadata, CHILD_KNOB);
+			EXPECT_EQ(got, (long)knob[depth]) TH_LOG("iteration %d", i);
+			knob[depth] = got;
+		}
+		ASSERT_EQ(kc_tainted(), taint) TH_LOG("tainted at iteration %d", i);
+		if (_metadata->passed == 0)
+			break;
+	}
+	while (depth >= 0)
+		close(ns[depth--]);
+	back_to_init_netns(_metadata, self);
+	/* The feature still works: a table of its own from a fresh parent. */
+	enter_netns_from_parent_with(_metadata, 256);
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), 256);
+}
+
+/* ---- fault injection -------------------------------------------------- */
+
+#define FAULT_ENTRIES	1024
+#define FAULT_MAX_NTH	20000
+
+/*
+ * What a failed allocation in setup_net() makes unshare(CLONE_NEWNET)
+ * return in 6.1.192.  unshare(2) documents ENOMEM; pernet init functions
+ * pass on codes of their own for the same failure, and copy_net_ns()
+ * returns them as they are: EEXIST (proc_net_ns_init(), when making
+ * /proc/net/stat fails), ENOBUFS (sk_alloc() of a control socket),
+ * EAFNOSUPPORT and ENODEV (control sockets and the loopback device), and
+ * EINVAL.  Anything else fails the case.
+ */
+static bool unshare_alloc_errno(int err)
+{
+	return err == ENOMEM || err == EEXIST || err == ENOBUFS ||
+	       err == EAFNOSUPPORT || err == ENODEV || err == EINVAL;
+}
+
+/*
+ * Fault injection (issue 15): unshare(CLONE_NEWNET) with the n-th slab
+ * allocation failing (fail-nth), for every n until the call makes fewer
+ * than n allocations, from a parent whose tcp_child_ehash_entries is
+ * 1024.  Each attempt fails with an errno of unshare_alloc_errno(), or
+ * makes a netns that either owns 1024 buckets or, when the failure hit
+ * inet_pernet_hashinfo_alloc() (the kmemdup()ed hashinfo, the
+ * vmalloc()'s vm_struct and vmap_area, the lock array), shares the
+ * global table with the defaults derived from its size and the
+ * documented "Failed to allocate TCP ehash" warning, and TCP works in
+ * it.  At least one attempt must have fallen back.  Afterwards a netns
+ * owns its table again.  Leaks are kmemleak's, on the debug variant.
+ */
+TEST_F_TIMEOUT(ehash, netns_alloc_fault_falls_back, 600)
+{
+	int parent, fail_nth, kmsg, n, fallbacks = 0, failed = 0, ret, err;
+	int per_errno[256] = {};
+	long left, got, taint = kc_tainted();
+	char msg[160];
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ret = kc_failslab_setup();
+	if (ret)
+		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
+
+	snprintf(msg, sizeof(msg), "Failed to allocate TCP ehash (entries: %d)",
+		 FAULT_ENTRIES);
+	enter_new_netns(_metadata);
+	ASSERT_EQ(write_long(CHILD_KNOB, FAULT_ENTRIES), 0);
+	parent = open("/proc/self/ns/net", O_RDONLY);
+	ASSERT_GE(parent, 0);
+	kmsg = kmsg_open_at_end();
+	ASSERT_GE(kmsg, 0);
+	fail_nth = kc_fail_nth_open();
+	ASSERT_GE(fail_nth, 0);
+
+	for (n = 1; n < FAULT_MAX_NTH; n++) {
+		ASSERT_EQ(kc_fail_nth_arm(fail_nth, n), 0);
+		ret = unshare(CLONE_NEWNET);
+		err = errno;
+		left = kc_fail_nth_disarm(fail_nth);
+		ASSERT_GE(left, 0);
+		if (ret) {
+			EXPECT_TRUE(unshare_alloc_errno(err))
+				TH_LOG("n = %d: %s", n, strerror(err));
+			EXPECT_EQ(left, 0);
+			per_errno[err & 255]++;
+			failed++;
+			continue;
+		}
+		got = read_ok(_metadata, EHASH_KNOB);
+		if (got == -self->global) {
+			fallbacks++;
+			EXPECT_EQ(left, 0);
+			EXPECT_EQ(read_ok(_metadata, TW_KNOB), self->global / 2);
+			EXPECT_EQ(read_ok(_metadata, SYN_KNOB),
+				  max_long(128, self->global / 128));
+			EXPECT_TRUE(kmsg_contains(kmsg, msg)) TH_LOG("n = %d", n);
+			lo_up(_metadata);
+			tcp_connection_to_time_wait(_metadata);
+		} else {
+			EXPECT_EQ(got, FAULT_ENTRIES) TH_LOG("n = %d", n);
+		}
+		ASSERT_EQ(setns(parent, CLONE_NEWNET), 0);
+		ASSERT_EQ(kc_tainted(), taint) TH_LOG("tainted at n = %d", n);
+		if (left)
+			break;	/* fewer than n allocations: all were tried */
+	}
+	printf("# %d attempts: %d failed (ENOMEM %d, EEXIST %d, ENOBUFS %d, EAFNOSUPPORT %d, ENODEV %d, EINVAL %d), %d fell back\n",
+	       n, failed, per_errno[ENOMEM], per_errno[EEXIST], per_errno[ENOBUFS],
+	       per_errno[EAFNOSUPPORT], per_errno[ENODEV], per_errno[EINVAL], fallbacks);
+	fflush(stdout);
+	EXPECT_LT(n, FAULT_MAX_NTH);
+	EXPECT_GE(fallbacks, 1);
+
+	close(fail_nth);
+	/* Still usable: the next netns owns its table. */
+	enter_new_netns(_metadata);
+	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), FAULT_ENTRIES);
+	close(kmsg);
+	close(parent);
 }
 
 TEST_HARNESS_MAIN

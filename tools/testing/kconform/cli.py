@@ -132,6 +132,10 @@ def check_inputs(args: argparse.Namespace,
 	if 'bench' in (getattr(args, 'kind', None) or []) and not variant.benches:
 		raise InputError(f'--kind bench: variant {variant.name} runs no '
 				 'benchmarks (variants.toml benches = false)')
+	try:
+		guest.seed_arg()
+	except KconformError as e:
+		raise InputError(str(e)) from None
 	if getattr(args, 'retries', 0) < 0:
 		raise InputError(f'--retries {args.retries}: must be 0 or more')
 	selection = suites.selection(registry, args.suite or [], args.kind or [],

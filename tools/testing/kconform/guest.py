@@ -22,7 +22,7 @@ import subprocess
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import bench, console, image as package_image, kconfig, proc
 from .model import KconformError, Suite
@@ -365,6 +365,26 @@ def make_initramfs(job: GuestJob, installed: Path,
 		raise KconformError('cpio failed: ' + r.stderr.decode(errors='replace'))
 
 
+SEED_ENV = 'KCONFORM_SEED'
+
+
+def seed_arg(env: Mapping[str, str] = os.environ) -> str:
+	"""`kconform.seed=N` for the kselftest boot's command line when
+	KCONFORM_SEED=N is set on the host, else ''. The seeded kselftests
+	(kselftests/kconform_fuzz.h) draw their inputs from it; without it
+	they use their fixed default seed."""
+	value = env.get(SEED_ENV, '').strip()
+	if not value:
+		return ''
+	try:
+		n = int(value, 0)
+	except ValueError:
+		raise KconformError(f'{SEED_ENV}={value}: not an integer') from None
+	if not 0 <= n < 1 << 64:
+		raise KconformError(f'{SEED_ENV}={value}: not a 64-bit unsigned integer')
+	return f'kconform.seed={n}'
+
+
 def qemu_argv(job: GuestJob, accel: Sequence[str], append: str) -> List[str]:
 	return ['qemu-system-x86_64', '-nodefaults', '-nographic', '-no-reboot',
 		'-m', '2048', '-smp', '2', '-serial', 'stdio',
@@ -393,6 +413,7 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	entries) limits what run_kselftest.sh runs."""
 	parts = [CMDLINE, job.variant.cmdline, job.cmdline] + \
 		[s.cmdline for s in specs if s.cmdline]
+	parts.append(seed_arg())
 	expected = targets(specs)
 	if run_list is not None:
 		parts.append('kconform.run=' + ','.join(run_list))

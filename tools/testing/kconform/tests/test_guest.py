@@ -23,6 +23,15 @@ class VariantsTest(unittest.TestCase):
 		self.assertFalse(debug.benches)
 		self.assertIn('kconform.kmemleak', debug.cmdline.split())
 
+	def test_seed_goes_to_the_command_line(self) -> None:
+		self.assertEqual(guest.seed_arg({}), '')
+		self.assertEqual(guest.seed_arg({'KCONFORM_SEED': ' '}), '')
+		self.assertEqual(guest.seed_arg({'KCONFORM_SEED': '42'}), 'kconform.seed=42')
+		self.assertEqual(guest.seed_arg({'KCONFORM_SEED': '0x10'}), 'kconform.seed=16')
+		for bad in ('abc', '-1', str(1 << 64)):
+			with self.assertRaises(KconformError):
+				guest.seed_arg({'KCONFORM_SEED': bad})
+
 	def test_bad_tables_are_named(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
 		f = tmp / guest.VARIANTS

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What kconform's seeded bad-input and fault-injection kselftests share
+ * (issue 15, parts 2 and 3): one seeded PRNG, the guest-sanity check, and
+ * failslab driven by /proc/thread-self/fail-nth.
+ *
+ * Seeds. A bad-input test prints "# seed: N" before anything else and
+ * draws every input from N. N is KCONFORM_SEED from the environment, else
+ * kconform.seed=N on the kernel command line (the runner adds it when
+ * KCONFORM_SEED is set on the host), else KC_DEFAULT_SEED: a fixed default,
+ * so that CI gives the same verdict on every run of the same code, and a
+ * failure seen once is seen again. Exploring other inputs is a matter of
+ * setting KCONFORM_SEED; the seed a failure printed reproduces it exactly.
+ * Each test mixes its own name into the seed, so that the tests of one
+ * program draw different streams and each reproduces alone.
+ *
+ * Fault injection. fail-nth (Documentation/fault-injection/
+ * fault-injection.rst) fails the n-th failslab check of the calling thread
+ * only; kc_failslab_setup() makes every slab allocation count (no cache
+ * filter, GFP_KERNEL included, no report per failure). The guest has
+ * CONFIG_FAILSLAB but not CONFIG_FAIL_PAGE_ALLOC, so page allocations
+ * (a vmalloc()'s pages, a large kmalloc()) never fail here.
+ */
+#ifndef KCONFORM_FUZZ_H
+#define KCONFORM_FUZZ_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* 6.1's merge window opened on 2022-10-03. */
+#define KC_DEFAULT_SEED		20221003ULL
+
+#define KC_FAILSLAB		"/sys/kernel/debug/failslab/"
+#define KC_FAIL_NTH		"/proc/thread-self/fail-nth"
+#define KC_TAINTED		"/proc/sys/kernel/tainted"
+
+struct kc_rng {
+	uint64_t s;
+};
+
+static inline unsigned long long kc_seed(void)
+{
+	static char line[4096];
+	const char *env = getenv("KCONFORM_SEED");
+	char *p;
+	FILE *f;
+
+	if (env && *env)
+		return strtoull(env, NULL, 0);
+	f = fopen("/proc/cmdline", "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+		for (p = strtok(line, " \n"); p; p = strtok(NULL, " \n"))
+			if (!strncmp(p, "kconform.seed=", 14))
+				return strtoull(p + 14, NULL, 0);
+	}
+	return KC_DEFAULT_SEED;
+}
+
+/* splitmix64 */
+static inline uint64_t kc_next(struct kc_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Seeds @r for the test @name and prints the seed first. Prints
+ * "# seed: N" even when KCONFORM_SEED was given, so a log always says.
+ */
+static inline void kc_rng_init(struct kc_rng *r, const char *name)
+{
+	unsigned long long seed = kc_seed();
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a of the name */
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 0x100000001b3ULL;
+	printf("# seed: %llu (KCONFORM_SEED=%llu reproduces)\n", seed, seed);
+	fflush(stdout);
+	r->s = seed ^ h;
+	kc_next(r);
+}
+
+/* Uniform in [0, n), n > 0. */
+static inline uint64_t kc_below(struct kc_rng *r, uint64_t n)
+{
+	return kc_next(r) % n;
+}
+
+/* True with probability @pct percent. */
+static inline int kc_chance(struct kc_rng *r, unsigned int pct)
+{
+	return kc_below(r, 100) < pct;
+}
+
+#define kc_pick(r, arr) ((arr)[kc_below((r), sizeof(arr) / sizeof((arr)[0]))])
+
+/* /proc/sys/kernel/tainted: a WARN, an oops, a BUG set bits here. */
+static inline long kc_tainted(void)
+{
+	char buf[32] = "";
+	long val = -1;
+	int fd;
+
+	fd = open(KC_TAINTED, O_RDONLY);
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) > 0)
+			val = strtol(buf, NULL, 10);
+		close(fd);
+	}
+	return val;
+}
+
+static inline int kc_write_file(const char *path, const char *s)
+{
+	ssize_t len = strlen(s);
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Every slab allocation counts for fail-nth: no cache filter (the
+ * rust_samples target sets one), GFP_KERNEL too, and no stack dump per
+ * injected failure. Returns 0 or -errno (no failslab in debugfs).
+ */
+static inline int kc_failslab_setup(void)
+{
+	int ret;
+
+	if (access(KC_FAILSLAB, F_OK))
+		return -ENOENT;
+	ret = kc_write_file(KC_FAILSLAB "cache-filter", "N");
+	if (!ret)
+		ret = kc_write_file(KC_FAILSLAB "ignore-gfp-wait", "N");
+	if (!ret)
+		ret = kc_write_file(KC_FAILSLAB "verbose", "0");
+	return ret;
+}
+
+/*
+ * fail-nth is opened once, before the call under test: opening it while
+ * armed would itself count (and might be the allocation that fails).
+ */
+static inline int kc_fail_nth_open(void)
+{
+	return open(KC_FAIL_NTH, O_RDWR);
+}
+
+/* Fail the @n-th slab allocation of this thread from now on (n > 0). */
+static inline int kc_fail_nth_arm(int fd, unsigned int n)
+{
+	char buf[16];
+	int len;
+
+	len = snprintf(buf, sizeof(buf), "%u", n);
+	return pwrite(fd, buf, len, 0) == len ? 0 : -errno;
+}
+
+/*
+ * Disarms fail-nth; returns how many checks were still to go (0: the
+ * failure was injected), or -1 on error.
+ */
+static inline long kc_fail_nth_disarm(int fd)
+{
+	char buf[16] = "";
+	long left = -1;
+	ssize_t len;
+
+	len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len > 0)
+		left = strtol(buf, NULL, 10);
+	if (pwrite(fd, "0", 1, 0) != 1)
+		left = -1;
+	return left;
+}
+
+#endif
