@@ -32,6 +32,7 @@ REPORT_STARTS = (
 	r'Unable to handle kernel ',
 	r'list_(add|del) corruption',
 	r'unreferenced object 0x',	# kmemleak
+	r'kconform: kmemleak could not scan',	# init: kmemleak disabled itself
 	r'(rcu: )?INFO: rcu_\w+ (self-)?detected stall',
 	r'INFO: task \S+ blocked for more than',
 	r'(NMI )?watchdog: Watchdog detected hard LOCKUP',

@@ -234,6 +234,7 @@ class KernelReportTest(unittest.TestCase):
 			     'mm/slab.h:723',
 			     'WARNING: possible circular locking dependency detected',
 			     'unreferenced object 0xffff888003a4b000 (size 16):',
+			     'kconform: kmemleak could not scan: leaks were not checked',
 			     'general protection fault, probably for non-canonical '
 			     'address 0xdffffc0000000001: 0000 [#1] PREEMPT SMP KASAN',
 			     'Kernel panic - not syncing: hung_task: blocked tasks',
