@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (bench, console, coverage, deps, export, fixes, gate, guest, kcidb,
+from . import (archive, bench, console, coverage, deps, export, fixes, gate, guest, kcidb,
 	       kunitrun, listing, proc, report, suites, tree)
-from .model import InputError, KconformError, Status, Suite
+from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
 ACCEL_ARGS = {'kvm': ['-accel', 'kvm', '-cpu', 'host'], 'tcg': ['-accel', 'tcg']}
@@ -107,6 +107,10 @@ def check_inputs(args: argparse.Namespace,
 	tree_arg = getattr(args, 'tree', None)
 	if tree_arg and not Path(tree_arg).is_dir():
 		raise InputError(f'--tree {tree_arg}: not a folder')
+	if getattr(args, 'source', None):
+		if tree_arg:
+			raise InputError('--source and --tree: one tree at a time')
+		tree.parse_release(args.source)
 	if getattr(args, 'prove_fixes', False) and not args.baseline:
 		raise InputError('--prove-fixes needs --baseline: the run with the fixes')
 	if getattr(args, 'prove_fixes', False) and args.fixes == 'apply':
@@ -128,6 +132,10 @@ def _source(args: argparse.Namespace, out: Path, extras: List[Path],
 	with st.stage('extract', 'pristine kernel tree'):
 		if args.tree:
 			src = tree.user_source(cache_dir(), Path(args.tree))
+		elif getattr(args, 'source', None):
+			package, wanted = tree.parse_release(args.source)
+			version = archive.resolve(package, wanted, out / 'apt-policy.log')
+			src = tree.release_source(cache_dir(), package, version, out)
 		else:
 			src = tree.debian_source(cache_dir(), out)
 	src.extras = extras
@@ -146,6 +154,20 @@ def _failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
 				s = Suite(name, kind)
 				s.fail_all(Status.FAIL, msg)
 				out.append(s)
+	return out
+
+
+def _not_applicable(spec: suites.SuiteSpec, kinds: Sequence[str],
+		    why: str) -> List[Suite]:
+	"""A suite that cannot run on this tree: skipped, with the reason."""
+	out = []
+	names = {'kunit': list(spec.kunit),
+		 'kselftest': [spec.kselftest] if spec.kselftest else []}
+	for kind in kinds:
+		for name in names.get(kind, []):
+			s = Suite(name, kind)
+			s.fail_all(Status.SKIP, NOT_APPLICABLE + why)
+			out.append(s)
 	return out
 
 
@@ -205,7 +227,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
 	use_ccache()
-	rep = report.RunReport(kernel={'source': args.tree or 'linux-source-6.1',
+	rep = report.RunReport(kernel={'source': args.tree or args.source or
+				       'linux-source-6.1',
 				       'version': '?', 'series_sha256': '',
 				       'extra_patches': [
 					       {'name': p.name, 'sha256': tree.sha256(p)}
@@ -225,7 +248,8 @@ def _fixes_mode(args: argparse.Namespace) -> str:
 	"""apply or omit the series' fixes: a user's tree is tested as it is."""
 	if getattr(args, 'fixes', None):
 		return str(args.fixes)
-	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None):
+	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None) \
+			or getattr(args, 'source', None):
 		return 'omit'
 	return 'apply'
 
@@ -255,14 +279,17 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		return
 	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
 
-	lacking = {s.name: tree.missing_code(src.tree, list(s.requires)) for s in registry}
+	if src.dropped:
+		rep.kernel['dropped_patches'] = dict(src.dropped)
+	lacking = {s.name: suites.not_applicable(
+		s, tree.missing_code(src.tree, list(s.requires)), src.dropped)
+		for s in registry}
 	present = []
 	for spec in specs:
-		lack = lacking[spec.name]
-		if lack:
-			msg = f'the kernel code of suite {spec.name} is missing: ' + '; '.join(lack)
-			print(f'kconform: {msg}', flush=True)
-			results += _failed([spec], kinds, msg)
+		if lacking[spec.name]:
+			print(f'kconform: {spec.name}: not applicable to {src.name}: '
+			      f'{lacking[spec.name]}', flush=True)
+			results += _not_applicable(spec, kinds, lacking[spec.name])
 		else:
 			present.append(spec)
 	ku_specs = [s for s in present if s.kunit] if 'kunit' in kinds else []
@@ -559,6 +586,11 @@ def parser() -> argparse.ArgumentParser:
 				     '(the series goes onto a scratch copy of it)')
 		sp.add_argument('--patch', action='append', metavar='FILE',
 				help='an extra patch to apply after the series (repeatable)')
+		sp.add_argument('--source', metavar='PACKAGE[=VERSION]',
+				help='a release of the tree from the archive, e.g. '
+				     'linux-source-6.1=6.1.190-1 (apt-get download, '
+				     'never installed); a suite whose hook patch does '
+				     'not apply is not applicable')
 
 	def gate_opts(sp: argparse.ArgumentParser) -> None:
 		sp.add_argument('--out', default=str(REPO / 'results'), metavar='DIR')

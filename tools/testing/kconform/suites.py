@@ -5,6 +5,8 @@ By convention an entry named N has kunitconfig/N.config (its KUnit part,
 printing KTAP suite N unless `kunit` lists other names) and kselftests/N/
 (its kselftest target). `requires` names kernel files, and optionally a
 text in them, without which the suite's kernel code is missing.
+`patches` globs the series patches (hooks) its code needs: on a
+release tree where one does not apply, the suite is not applicable.
 `cmdline` is added to the guest kernel's command line. `bench` names
 programs of the suite's kselftest target that the guest runs after the
 kselftests, as benchmarks (see bench.py).
@@ -16,7 +18,7 @@ import fnmatch
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .model import InputError, KconformError, Suite
 
@@ -32,6 +34,7 @@ class SuiteSpec:
 	requires: Tuple[Tuple[str, Optional[str]], ...] = field(default=())
 	cmdline: str = ''
 	bench: Tuple[str, ...] = field(default=())
+	patches: Tuple[str, ...] = field(default=())	# series globs it needs
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -54,7 +57,8 @@ def load(repo: Path) -> List[SuiteSpec]:
 			kselftest=name if ksft.is_dir() else None,
 			requires=tuple(reqs),
 			cmdline=str(entry.get('cmdline', '')),
-			bench=tuple(str(b) for b in entry.get('bench', []))))
+			bench=tuple(str(b) for b in entry.get('bench', [])),
+			patches=tuple(str(g) for g in entry.get('patches', []))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
@@ -62,6 +66,17 @@ def load(repo: Path) -> List[SuiteSpec]:
 			raise KconformError(f'suites.toml: {name} has a bench but '
 					    f'no {ksft}/ to build it in')
 	return specs
+
+
+def not_applicable(spec: SuiteSpec, lacking: Sequence[str],
+		   dropped: Dict[str, str]) -> str:
+	"""Why a suite cannot run on this tree ('' when it can): its kernel
+	code is missing, or a patch it needs does not apply."""
+	why = [f'patch {p} does not apply ({r})' for p, r in dropped.items()
+	       if any(fnmatch.fnmatchcase(p, g) for g in spec.patches)]
+	if lacking:
+		why.insert(0, 'its kernel code is missing: ' + '; '.join(lacking))
+	return '; '.join(why)
 
 
 def select(specs: Sequence[SuiteSpec], names: Sequence[str]) -> List[SuiteSpec]:
