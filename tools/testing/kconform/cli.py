@@ -11,18 +11,20 @@ import argparse
 import contextlib
 import datetime
 import fnmatch
+import json
 import os
 import re
+import shlex
 import shutil
 import sys
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Set
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (archive, bench, console, coverage, deps, export, fixes, gate, guest, kcidb,
-	       kunitrun, listing, proc, report, suites, tree)
+from . import (archive, bench, bisect, console, coverage, deps, export, fixes, gate, guest, kcidb,
+	       kunitrun, listing, matrix, proc, report, suites, tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -569,6 +571,91 @@ def cmd_export(args: argparse.Namespace) -> int:
 	return 0
 
 
+def _read_results(path: Path) -> Dict[str, Any]:
+	try:
+		data = json.loads(path.read_text())
+	except (OSError, ValueError) as e:
+		return {'errors': [f'{path}: {e}'], 'suites': []}
+	return data if isinstance(data, dict) else {'errors': [f'{path}: not an object']}
+
+
+def cmd_matrix(args: argparse.Namespace) -> int:
+	"""One run per release, then the table of what differs."""
+	out = _out_dir(args.out)
+	extra = shlex.split(args.run_args)
+	for r in args.releases:
+		try:
+			matrix.run_args(r)
+		except ValueError as e:
+			raise InputError(str(e)) from e
+	old = _read_results(out / 'matrix.json') if (out / 'matrix.json').exists() else {}
+	walls: Dict[str, float] = {r: float(v.get('wall_s', 0.0)) for r, v in
+				   old.get('runs', {}).items() if isinstance(v, dict)}
+	results: Dict[str, Dict[str, Any]] = {}
+	for r in args.releases:
+		folder = out / matrix.folder_name(r)
+		if not args.no_run:
+			print(f'kconform: matrix: {r} ...', flush=True)
+			start = time.monotonic()
+			main(['run', *matrix.run_args(r), '--out', str(folder), *extra])
+			walls[r] = time.monotonic() - start
+			print(f'kconform: matrix: {r} done in {walls[r]:.0f} s', flush=True)
+		results[r] = _read_results(folder / 'results.json')
+	table, doc = matrix.summary(args.releases, results, walls)
+	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
+	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')
+	for line in table:
+		print(line)
+	print(f'kconform: matrix in {out} (matrix.json, matrix.txt, a folder per release)')
+	return 0 if all(not r.get('errors') for r in results.values()) else 1
+
+
+def cmd_bisect(args: argparse.Namespace) -> int:
+	"""The first patch of the stack that makes the case fail."""
+	registry = suites.load(REPO)
+	sel = suites.selection(registry, args.suite or [], args.kind or [],
+			       args.case or [])
+	if not args.case and not args.suite:
+		raise InputError('bisect needs --case GLOB or --suite NAME')
+	patches = [_patch_file(p) for p in args.patch or []]
+	if not patches:
+		raise InputError('bisect needs the stack: --patch A --patch B ...')
+	out = _out_dir(args.out)
+	extra = shlex.split(args.run_args)
+	picked = [a for name in args.suite or [] for a in ('--suite', name)] + \
+		[a for kind in args.kind or [] for a in ('--kind', kind)] + \
+		[a for glob in args.case or [] for a in ('--case', glob)]
+	start = time.monotonic()
+
+	def test(k: int) -> List[str]:
+		def attempt(i: int) -> str:
+			folder = out / f'step-{k:02d}' / f'try-{i + 1}'
+			print(f'kconform: bisect: step {k} (patches 1..{k}), attempt {i + 1}',
+			      flush=True)
+			main(['run', *[a for p in patches[:k] for a in ('--patch', str(p))],
+			      '--retries', '0', '--out', str(folder), *picked, *extra])
+			v = bisect.attempt_verdict(_read_results(folder / 'results.json'),
+						   sel.wants)
+			print(f'kconform: bisect: step {k} attempt {i + 1}: {v} '
+			      f'({time.monotonic() - start:.0f} s so far)', flush=True)
+			return v
+		return bisect.repeat(attempt, args.repeats)
+
+	got = bisect.search(len(patches), test)
+	wall = time.monotonic() - start
+	table = bisect.lines([p.name for p in patches], got, wall)
+	(out / 'bisect.txt').write_text('\n'.join(table) + '\n')
+	(out / 'bisect.json').write_text(json.dumps({
+		'patches': [{'name': p.name, 'sha256': tree.sha256(p)} for p in patches],
+		'steps': {str(k): {'attempts': a, 'verdict': got.verdict(k)}
+			  for k, a in sorted(got.steps.items())},
+		'first_bad': got.first_bad, 'candidates': got.candidates,
+		'problem': got.problem, 'wall_s': round(wall, 1)}, indent=1) + '\n')
+	for line in table:
+		print(line)
+	return 0 if got.first_bad else 1
+
+
 def cmd_deps(args: argparse.Namespace) -> int:
 	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
 		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
@@ -654,6 +741,32 @@ def parser() -> argparse.ArgumentParser:
 	source_opts(export)
 	export.add_argument('--out', default=str(REPO / 'outgoing'), metavar='DIR')
 	export.set_defaults(func=cmd_export)
+
+	mx = sub.add_parser('matrix', help='one run per release, the table of '
+			    'cases whose verdict differs, the bugs each carries')
+	mx.add_argument('releases', nargs='+', metavar='RELEASE',
+			help='linux-source-6.1=6.1.190-1, 6.1.190-1, '
+			     'linux-image-…=VERSION or default')
+	mx.add_argument('--out', default=str(REPO / 'results' / 'matrix'), metavar='DIR')
+	mx.add_argument('--run-args', default='', metavar='ARGS',
+			help="options for each run, one string (--run-args='--kind kunit')")
+	mx.add_argument('--no-run', action='store_true',
+			help='tabulate the results already in --out')
+	mx.set_defaults(func=cmd_matrix)
+
+	bs = sub.add_parser('bisect', help='the first patch of a stack that '
+			    'makes a case fail, each step built, booted and repeated')
+	bs.add_argument('--patch', action='append', metavar='FILE',
+			help='the stack, in order (repeatable)')
+	bs.add_argument('--case', action='append', metavar='GLOB')
+	bs.add_argument('--suite', action='append', metavar='NAME')
+	bs.add_argument('--kind', action='append', choices=['kunit', 'kselftest'])
+	bs.add_argument('--repeats', type=int, default=bisect.REPEATS, metavar='N',
+			help='a step counts when it fails (passes) N times (default 3)')
+	bs.add_argument('--out', default=str(REPO / 'results' / 'bisect'), metavar='DIR')
+	bs.add_argument('--run-args', default='', metavar='ARGS',
+			help="more options for each run, one string")
+	bs.set_defaults(func=cmd_bisect)
 
 	dp = sub.add_parser('deps', help='install the Debian packages needed')
 	dp.add_argument('--tests', action='store_true',
