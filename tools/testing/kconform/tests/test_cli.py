@@ -63,7 +63,11 @@ class BadInputTest(unittest.TestCase):
 				(['--suite', 'nope'], r'--suite nope: unknown suite'),
 				(['--case', 'nope.*'], r"--case nope.\*: .* matches no selected suite"),
 				(['--retries', '-1'], r'--retries -1'),
-				(['--tree', str(afile)], r'--tree .*: not a folder')):
+				(['--tree', str(afile)], r'--tree .*: not a folder'),
+				(['--source', 'linux-image-6.1=6.1.190-1'],
+				 r'--source linux-image-6.1=6.1.190-1: not linux-source-X.Y'),
+				(['--source', 'linux-source-6.1=6.1.190-1', '--tree', str(self.tmp)],
+				 r'--source and --tree: one tree at a time')):
 			with self.subTest(args):
 				self.check(args, words)
 

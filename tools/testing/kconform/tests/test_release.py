@@ -246,3 +246,21 @@ class BisectTest(unittest.TestCase):
 
 if __name__ == '__main__':
 	unittest.main()
+
+
+class SourceFixesTest(unittest.TestCase):
+	"""A release of the tree is tested as it is: fixes omitted by default."""
+
+	def test_release_omits_fixes(self) -> None:
+		from kconform import cli
+		args = cli.parser().parse_args(['run', '--source', 'linux-source-6.1=6.1.190-1'])
+		self.assertEqual(cli._fixes_mode(args), 'omit')
+		args = cli.parser().parse_args(['run', '--source', 'linux-source-6.1', '--fixes', 'apply'])
+		self.assertEqual(cli._fixes_mode(args), 'apply')
+		self.assertEqual(cli._fixes_mode(cli.parser().parse_args(['run'])), 'apply')
+
+	def test_matrix_and_bisect_need_their_inputs(self) -> None:
+		from kconform import cli
+		self.assertEqual(cli.main(['matrix', 'yesterday', '--no-run', '--out',
+					   tempfile.mkdtemp()]), 2)
+		self.assertEqual(cli.main(['bisect', '--case', 'hwmon_max31760.*']), 2)
