@@ -464,7 +464,11 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	if baseline is not None:
 		baseline = {k: v for k, v in baseline.items() if inputs.selection.wants(*k)}
 	layout = tree.Layout(REPO)
-	fix_list = fixes.load(layout.patches, layout.series())
+	try:
+		fix_list = fixes.load(layout.patches, layout.series())
+	except KconformError as e:	# results are written whatever it says
+		rep.errors.append(str(e))
+		fix_list = []
 	applied = rep.kernel.get('fixes', 'apply') == 'apply'
 	rep.fixes = fixes.verdicts(fix_list, results, applied)
 	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
