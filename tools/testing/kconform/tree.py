@@ -279,6 +279,9 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 	while True:
 		push = proc.run(['quilt', '--quiltrc=-', 'push', '-a', '--fuzz=0'],
 				log_dir / 'patch.log', 600, cwd=staging, env=env)
+		if push.returncode == 2 and src.dropped and \
+				'fully applied' in ''.join(push.lines):
+			break		# the patch dropped last was the series' last
 		if not (qdir / 'series').read_text() or push.returncode == 0 \
 				or not src.lenient:
 			break
@@ -291,7 +294,8 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 		(qdir / 'series').write_text(''.join(l + '\n' for l in left))
 		print(f'kconform: patch: {failed[-1]} does not apply to {src.name}: '
 		      f'{src.dropped[failed[-1]]}', flush=True)
-	if (qdir / 'series').read_text() and push.returncode != 0:
+	if (qdir / 'series').read_text() and push.returncode != 0 and not \
+			(src.dropped and 'fully applied' in ''.join(push.lines)):
 		failed = re.findall(r'Patch (\S+) does not apply', ''.join(push.lines))
 		name = failed[-1] if failed else '(unknown patch)'
 		proc.run(['quilt', '--quiltrc=-', 'push', '-f', '--fuzz=0'],

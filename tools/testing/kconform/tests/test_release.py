@@ -136,6 +136,22 @@ class LenientDeriveTest(unittest.TestCase):
 		self.assertFalse(changed)
 		self.assertEqual(again.dropped, src.dropped)
 
+	def test_last_patch_dropped(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		self.addCleanup(shutil.rmtree, tmp)
+		repo = tmp / 'repo'
+		(repo / 'patches').mkdir(parents=True)
+		(repo / 'patches/01-ok.patch').write_text(QUILT_FAKE.format(old='b', new='hello'))
+		(repo / 'patches/02-bad.patch').write_text(QUILT_FAKE.format(old='zzz', new='q'))
+		(repo / 'patches/series').write_text('01-ok.patch\n02-bad.patch\n')
+		pristine = tmp / 'pristine'
+		pristine.mkdir()
+		(pristine / 'a.c').write_text('int a;\nint b;\nint c;\n')
+		src = tree.Source('r', pristine, tmp / 'work', ident='x', lenient=True)
+		tree.derive(tree.Layout(repo), src, tmp)
+		self.assertEqual(list(src.dropped), ['02-bad.patch'])
+		self.assertEqual((src.tree / 'a.c').read_text(), 'int a;\nint hello;\nint c;\n')
+
 
 def _results(cases: Dict[str, str], na: List[str] = []) -> Dict[str, Any]:
 	suites_: Dict[str, Dict[str, Any]] = {}
