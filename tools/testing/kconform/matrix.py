@@ -64,8 +64,12 @@ def _lookup(v: Mapping[str, str], key: str) -> str:
 
 def differences(runs: Mapping[str, Mapping[str, str]]) -> List[Tuple[str, List[str]]]:
 	"""Every case whose verdict is not the same in every release, with
-	its verdict per release (in the order of runs)."""
-	keys = sorted({k for v in runs.values() for k in v if not k.endswith(':*')})
+	its verdict per release (in the order of runs). Only the kinds every
+	release ran are compared (a --kind kunit run has no kselftest cases)."""
+	kinds = [{k.split(':', 1)[0] for k in v} for v in runs.values()]
+	common = set.intersection(*kinds) if kinds else set()
+	keys = sorted({k for v in runs.values() for k in v
+		       if not k.endswith(':*') and k.split(':', 1)[0] in common})
 	out = []
 	for key in keys:
 		row = [_lookup(v, key) for v in runs.values()]

@@ -198,6 +198,12 @@ class MatrixTest(unittest.TestCase):
 		self.assertIn('      not applicable: kunit u: patch 0001 does not apply (x)', lines)
 		self.assertEqual(doc['runs']['A']['wall_s'], 60.0)
 
+	def test_only_kinds_every_release_ran(self) -> None:
+		a = _results({'kunit:t:x': 'pass', 'kselftest:k:p/f.t': 'fail'})
+		b = _results({'kunit:t:x': 'fail'})
+		_, doc = matrix.summary(['A', 'B'], {'A': a, 'B': b}, {})
+		self.assertEqual([d['case'] for d in doc['differences']], ['kunit:t:x'])
+
 	def test_same_everywhere(self) -> None:
 		a = _results({'kunit:t:x': 'pass'})
 		lines, doc = matrix.summary(['A', 'B'], {'A': a, 'B': a}, {})
