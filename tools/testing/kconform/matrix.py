@@ -89,6 +89,17 @@ def table(releases: Sequence[str], rows: Sequence[Tuple[str, List[str]]]) -> Lis
 	return out
 
 
+def fix_rows(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]]
+	     ) -> List[Tuple[str, List[str]]]:
+	"""Per fix (and distribution library), its verdict per release."""
+	names: Dict[str, Dict[str, str]] = {}
+	for r in releases:
+		for f in results[r].get('fixes', []):
+			key = f['patch'][:4] + (f' ({f["component"]})' if f.get('component') else '')
+			names.setdefault(key, {})[r] = str(f['verdict'])
+	return [(k, [v.get(r, ABSENT) for r in releases]) for k, v in names.items()]
+
+
 def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 	    walls: Mapping[str, float]) -> Tuple[List[str], Dict[str, Any]]:
 	"""The matrix's summary lines and matrix.json."""
@@ -109,6 +120,8 @@ def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 			lines.append('      error: ' + str(e).split('\n', 1)[0])
 	lines.append('== cases whose verdict differs between releases')
 	lines += ['   ' + l for l in table(releases, rows)]
+	lines.append('== the series\' bugs per release (fixes omitted: carries / fixed)')
+	lines += ['   ' + l for l in table(releases, fix_rows(releases, results))]
 	for r in releases:
 		fx = results[r].get('fixes', [])
 		if fx:

@@ -204,6 +204,18 @@ class MatrixTest(unittest.TestCase):
 		_, doc = matrix.summary(['A', 'B'], {'A': a, 'B': b}, {})
 		self.assertEqual([d['case'] for d in doc['differences']], ['kunit:t:x'])
 
+	def test_fix_rows(self) -> None:
+		a = _results({})
+		a['fixes'] = [{'patch': '0103-x.patch', 'verdict': 'carries the bug'},
+			      {'patch': '0403-y.patch', 'verdict': 'fixed'},
+			      {'patch': '0403-y.patch', 'verdict': 'carries the bug',
+			       'component': "Debian's libbpf"}]
+		b = _results({})
+		b['fixes'] = [{'patch': '0103-x.patch', 'verdict': 'fixed'}]
+		self.assertEqual(matrix.fix_rows(['A', 'B'], {'A': a, 'B': b}), [
+			('0103', ['carries the bug', 'fixed']), ('0403', ['fixed', '-']),
+			("0403 (Debian's libbpf)", ['carries the bug', '-'])])
+
 	def test_same_everywhere(self) -> None:
 		a = _results({'kunit:t:x': 'pass'})
 		lines, doc = matrix.summary(['A', 'B'], {'A': a, 'B': a}, {})
