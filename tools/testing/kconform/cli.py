@@ -583,6 +583,12 @@ def _read_results(path: Path) -> Dict[str, Any]:
 	return data if isinstance(data, dict) else {'errors': [f'{path}: not an object']}
 
 
+def _stopped(path: Path) -> bool:
+	"""Did a signal end that run (a matrix or bisect stops then too)?"""
+	return any(str(e).startswith(('terminated by', 'interrupted'))
+		   for e in _read_results(path).get('errors', []))
+
+
 def cmd_matrix(args: argparse.Namespace) -> int:
 	"""One run per release, then the table of what differs."""
 	out = _out_dir(args.out)
@@ -604,6 +610,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 			main(['run', *matrix.run_args(r), '--out', str(folder), *extra])
 			walls[r] = time.monotonic() - start
 			print(f'kconform: matrix: {r} done in {walls[r]:.0f} s', flush=True)
+			if _stopped(folder / 'results.json'):
+				print('kconform: matrix: stopped by a signal', flush=True)
+				return 1
 		results[r] = _read_results(folder / 'results.json')
 	table, doc = matrix.summary(args.releases, results, walls)
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
@@ -638,6 +647,8 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 			      flush=True)
 			main(['run', *[a for p in patches[:k] for a in ('--patch', str(p))],
 			      '--retries', '0', '--out', str(folder), *picked, *extra])
+			if _stopped(folder / 'results.json'):
+				raise KconformError('bisect stopped by a signal')
 			v = bisect.attempt_verdict(_read_results(folder / 'results.json'),
 						   sel.wants)
 			print(f'kconform: bisect: step {k} attempt {i + 1}: {v} '
