@@ -9,7 +9,7 @@ SHARED ?= ../shared
 ARGS ?=
 KCONFORM = PYTHONPATH=tools/testing $(PYTHON) -m kconform
 
-.PHONY: run bench check deps deps-tests unit typecheck series export coverage
+.PHONY: run bench check deps deps-tests unit typecheck series export coverage matrix
 
 ## The main job: build the patched kernels, boot them, run every suite, report.
 run: deps
@@ -51,6 +51,13 @@ coverage:
 	$(KCONFORM) deps --coverage
 	$(KCONFORM) run --variant coverage --out results/coverage \
 		--seeds $(SHARED)/seeds $(ARGS)
+
+## A matrix of releases (README "Releases"): one run per release of
+## VERSIONS (results/matrix/<release>/), then the cases whose verdict
+## differs and the bugs each release carries (matrix.txt, matrix.json).
+VERSIONS ?= 6.1.192-3 6.1.192-2 6.1.192-1 6.1.190-1 6.1.187-1 6.1.176-1 6.1.170-3
+matrix: deps
+	$(KCONFORM) matrix $(VERSIONS) --run-args="$(ARGS)"
 
 deps:
 	$(KCONFORM) deps

@@ -66,21 +66,29 @@ def _query(argv: List[str], log: Path) -> str:
 	return ''.join(r.lines)
 
 
-def resolve(package: str, version: Optional[str], log: Path) -> str:
-	"""The version to fetch: the one asked for, if apt knows it, or the
-	candidate of `apt-cache policy`."""
-	policy = _query(['apt-cache', 'policy', package], log)
+def pick(package: str, wanted: Optional[str], policy: str) -> str:
+	"""The version wanted names in `apt-cache policy`'s text: exact, or
+	an upstream version without its Debian revision (6.1.190 ->
+	6.1.190-1, the first listed: apt lists newest first), or, for None,
+	the candidate. InputError lists what the archive has."""
 	known = versions(policy)
 	if not known:
 		raise InputError(f'{package}: apt-cache policy lists no version '
 				 '(unknown package, or run apt-get update)')
-	if version is None:
-		got = candidate(policy) or known[0]
-		return got
-	if version not in known:
-		raise InputError(f'{package}={version}: apt-cache policy lists only '
-				 + ', '.join(known))
-	return version
+	if wanted is None:
+		return candidate(policy) or known[0]
+	if wanted in known:
+		return wanted
+	prefix = [v for v in known if v.startswith(wanted + '-')]
+	if prefix:
+		return prefix[0]
+	raise InputError(f'{package}={wanted}: not in the archive; apt-cache '
+			 f'policy lists {", ".join(known)}')
+
+
+def resolve(package: str, version: Optional[str], log: Path) -> str:
+	"""The version to fetch (pick) from `apt-cache policy PACKAGE`."""
+	return pick(package, version, _query(['apt-cache', 'policy', package], log))
 
 
 def show(package: str, version: str, log: Path) -> str:
@@ -88,7 +96,8 @@ def show(package: str, version: str, log: Path) -> str:
 	return _query(['apt-cache', 'show', f'{package}={version}'], log)
 
 
-def _folder(cache: Path, package: str, version: str) -> Path:
+def folder(cache: Path, package: str, version: str) -> Path:
+	"""Where PACKAGE=VERSION is kept: root/ (unpacked), download/."""
 	return cache / 'packages' / f'{package}_{version.replace(":", "%3a")}'
 
 
@@ -107,7 +116,7 @@ def fetch(package: str, version: Optional[str], cache: Path,
 	"""The package unpacked in the cache; downloaded first if it is not."""
 	log = log_dir / 'archive.log'
 	version = resolve(package, version, log)
-	root = _folder(cache, package, version) / 'root'
+	root = folder(cache, package, version) / 'root'
 	if (root / DONE).exists():
 		return Unpacked(package, version, root)
 	spool = root.parent / 'download'
@@ -138,7 +147,7 @@ def fetch_deb(deb: Path, cache: Path, log_dir: Path) -> Unpacked:
 		raise InputError(f'{deb}: not a Debian package (dpkg-deb -f: log {log})')
 	# keyed by content too: a rebuilt .deb may keep its name and version
 	digest = hashlib.sha256(deb.read_bytes()).hexdigest()[:12]
-	root = _folder(cache, package, f'{version}_local-{digest}') / 'root'
+	root = folder(cache, package, f'{version}_local-{digest}') / 'root'
 	if not (root / DONE).exists():
 		unpack(deb, root, log)
 	return Unpacked(package, version, root)

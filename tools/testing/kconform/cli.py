@@ -11,19 +11,21 @@ import argparse
 import contextlib
 import datetime
 import fnmatch
+import json
 import os
 import re
+import shlex
 import shutil
 import sys
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Set
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (bench, console, coverage, deps, export, fixes, gate, guest, image,
-	       kcidb, kunitrun, listing, proc, report, suites, tree)
-from .model import InputError, KconformError, Status, Suite
+from . import (archive, bench, bisect, console, coverage, deps, export, fixes, gate, guest,
+	       image, kcidb, kunitrun, listing, matrix, proc, report, suites, tree)
+from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
 ACCEL_ARGS = {'kvm': ['-accel', 'kvm', '-cpu', 'host'], 'tcg': ['-accel', 'tcg']}
@@ -107,6 +109,10 @@ def check_inputs(args: argparse.Namespace,
 	tree_arg = getattr(args, 'tree', None)
 	if tree_arg and not Path(tree_arg).is_dir():
 		raise InputError(f'--tree {tree_arg}: not a folder')
+	if getattr(args, 'source', None):
+		if tree_arg:
+			raise InputError('--source and --tree: one tree at a time')
+		tree.parse_release(args.source)
 	if getattr(args, 'prove_fixes', False) and not args.baseline:
 		raise InputError('--prove-fixes needs --baseline: the run with the fixes')
 	if getattr(args, 'prove_fixes', False) and args.fixes == 'apply':
@@ -148,6 +154,10 @@ def _source(args: argparse.Namespace, out: Path, extras: List[Path],
 	with st.stage('extract', 'pristine kernel tree'):
 		if args.tree:
 			src = tree.user_source(cache_dir(), Path(args.tree))
+		elif getattr(args, 'source', None):
+			package, wanted = tree.parse_release(args.source)
+			version = archive.resolve(package, wanted, out / 'apt-policy.log')
+			src = tree.release_source(cache_dir(), package, version, out)
 		else:
 			src = tree.debian_source(cache_dir(), out)
 	src.extras = extras
@@ -167,6 +177,20 @@ def _failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
 				s = Suite(name, kind)
 				s.fail_all(Status.FAIL, msg)
 				out.append(s)
+	return out
+
+
+def _not_applicable(spec: suites.SuiteSpec, kinds: Sequence[str],
+		    why: str) -> List[Suite]:
+	"""A suite that cannot run on this tree: skipped, with the reason."""
+	out = []
+	names = {'kunit': list(spec.kunit),
+		 'kselftest': [spec.kselftest] if spec.kselftest else []}
+	for kind in kinds:
+		for name in names.get(kind, []):
+			s = Suite(name, kind)
+			s.fail_all(Status.SKIP, NOT_APPLICABLE + why)
+			out.append(s)
 	return out
 
 
@@ -226,7 +250,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
 	use_ccache()
-	rep = report.RunReport(kernel={'source': args.tree or 'linux-source-6.1',
+	rep = report.RunReport(kernel={'source': args.tree or args.source or
+				       'linux-source-6.1',
 				       'version': '?', 'series_sha256': '',
 				       'extra_patches': [
 					       {'name': p.name, 'sha256': tree.sha256(p)}
@@ -248,8 +273,8 @@ def _fixes_mode(args: argparse.Namespace) -> str:
 	"""apply or omit the series' fixes: a user's tree is tested as it is."""
 	if getattr(args, 'fixes', None):
 		return str(args.fixes)
-	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None) or \
-			getattr(args, 'image', None):
+	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None) \
+			or getattr(args, 'source', None) or getattr(args, 'image', None):
 		return 'omit'
 	return 'apply'
 
@@ -290,14 +315,17 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 					   'version': pkg.unpacked.version,
 					   'release': pkg.release, 'tests_from': src.name})
 
-	lacking = {s.name: tree.missing_code(src.tree, list(s.requires)) for s in registry}
+	if src.dropped:
+		rep.kernel['dropped_patches'] = dict(src.dropped)
+	lacking = {s.name: suites.not_applicable(
+		s, tree.missing_code(src.tree, list(s.requires)), src.dropped)
+		for s in registry}
 	present = []
 	for spec in specs:
-		lack = lacking[spec.name]
-		if lack:
-			msg = f'the kernel code of suite {spec.name} is missing: ' + '; '.join(lack)
-			print(f'kconform: {msg}', flush=True)
-			results += _failed([spec], kinds, msg)
+		if lacking[spec.name]:
+			print(f'kconform: {spec.name}: not applicable to {src.name}: '
+			      f'{lacking[spec.name]}', flush=True)
+			results += _not_applicable(spec, kinds, lacking[spec.name])
 		else:
 			present.append(spec)
 	# What the kernel cannot run (a package's: its config-*), by name.
@@ -513,7 +541,11 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	if baseline is not None:
 		baseline = {k: v for k, v in baseline.items() if inputs.selection.wants(*k)}
 	layout = tree.Layout(REPO)
-	fix_list = fixes.load(layout.patches, layout.series())
+	try:
+		fix_list = fixes.load(layout.patches, layout.series())
+	except KconformError as e:	# results are written whatever it says
+		rep.errors.append(str(e))
+		fix_list = []
 	applied = rep.kernel.get('fixes', 'apply') == 'apply'
 	rep.fixes = fixes.verdicts(fix_list, results, applied)
 	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
@@ -622,6 +654,102 @@ def cmd_export(args: argparse.Namespace) -> int:
 	return 0
 
 
+def _read_results(path: Path) -> Dict[str, Any]:
+	try:
+		data = json.loads(path.read_text())
+	except (OSError, ValueError) as e:
+		return {'errors': [f'{path}: {e}'], 'suites': []}
+	return data if isinstance(data, dict) else {'errors': [f'{path}: not an object']}
+
+
+def _stopped(path: Path) -> bool:
+	"""Did a signal end that run (a matrix or bisect stops then too)?"""
+	return any(str(e).startswith(('terminated by', 'interrupted'))
+		   for e in _read_results(path).get('errors', []))
+
+
+def cmd_matrix(args: argparse.Namespace) -> int:
+	"""One run per release, then the table of what differs."""
+	out = _out_dir(args.out)
+	extra = shlex.split(args.run_args)
+	for r in args.releases:
+		try:
+			matrix.run_args(r)
+		except ValueError as e:
+			raise InputError(str(e)) from e
+	old = _read_results(out / 'matrix.json') if (out / 'matrix.json').exists() else {}
+	walls: Dict[str, float] = {r: float(v.get('wall_s', 0.0)) for r, v in
+				   old.get('runs', {}).items() if isinstance(v, dict)}
+	results: Dict[str, Dict[str, Any]] = {}
+	for r in args.releases:
+		folder = out / matrix.folder_name(r)
+		if not args.no_run:
+			print(f'kconform: matrix: {r} ...', flush=True)
+			start = time.monotonic()
+			main(['run', *matrix.run_args(r), '--out', str(folder), *extra])
+			walls[r] = time.monotonic() - start
+			print(f'kconform: matrix: {r} done in {walls[r]:.0f} s', flush=True)
+			if _stopped(folder / 'results.json'):
+				print('kconform: matrix: stopped by a signal', flush=True)
+				return 1
+		results[r] = _read_results(folder / 'results.json')
+	table, doc = matrix.summary(args.releases, results, walls)
+	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
+	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')
+	for line in table:
+		print(line)
+	print(f'kconform: matrix in {out} (matrix.json, matrix.txt, a folder per release)')
+	return 0 if all(not r.get('errors') for r in results.values()) else 1
+
+
+def cmd_bisect(args: argparse.Namespace) -> int:
+	"""The first patch of the stack that makes the case fail."""
+	registry = suites.load(REPO)
+	sel = suites.selection(registry, args.suite or [], args.kind or [],
+			       args.case or [])
+	if not args.case and not args.suite:
+		raise InputError('bisect needs --case GLOB or --suite NAME')
+	patches = [_patch_file(p) for p in args.patch or []]
+	if not patches:
+		raise InputError('bisect needs the stack: --patch A --patch B ...')
+	out = _out_dir(args.out)
+	extra = shlex.split(args.run_args)
+	picked = [a for name in args.suite or [] for a in ('--suite', name)] + \
+		[a for kind in args.kind or [] for a in ('--kind', kind)] + \
+		[a for glob in args.case or [] for a in ('--case', glob)]
+	start = time.monotonic()
+
+	def test(k: int) -> List[str]:
+		def attempt(i: int) -> str:
+			folder = out / f'step-{k:02d}' / f'try-{i + 1}'
+			print(f'kconform: bisect: step {k} (patches 1..{k}), attempt {i + 1}',
+			      flush=True)
+			main(['run', *[a for p in patches[:k] for a in ('--patch', str(p))],
+			      '--retries', '0', '--out', str(folder), *picked, *extra])
+			if _stopped(folder / 'results.json'):
+				raise KconformError('bisect stopped by a signal')
+			v = bisect.attempt_verdict(_read_results(folder / 'results.json'),
+						   sel.wants)
+			print(f'kconform: bisect: step {k} attempt {i + 1}: {v} '
+			      f'({time.monotonic() - start:.0f} s so far)', flush=True)
+			return v
+		return bisect.repeat(attempt, args.repeats)
+
+	got = bisect.search(len(patches), test)
+	wall = time.monotonic() - start
+	table = bisect.lines([p.name for p in patches], got, wall)
+	(out / 'bisect.txt').write_text('\n'.join(table) + '\n')
+	(out / 'bisect.json').write_text(json.dumps({
+		'patches': [{'name': p.name, 'sha256': tree.sha256(p)} for p in patches],
+		'steps': {str(k): {'attempts': a, 'verdict': got.verdict(k)}
+			  for k, a in sorted(got.steps.items())},
+		'first_bad': got.first_bad, 'candidates': got.candidates,
+		'problem': got.problem, 'wall_s': round(wall, 1)}, indent=1) + '\n')
+	for line in table:
+		print(line)
+	return 0 if got.first_bad else 1
+
+
 def cmd_deps(args: argparse.Namespace) -> int:
 	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
 		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
@@ -639,6 +767,11 @@ def parser() -> argparse.ArgumentParser:
 				     '(the series goes onto a scratch copy of it)')
 		sp.add_argument('--patch', action='append', metavar='FILE',
 				help='an extra patch to apply after the series (repeatable)')
+		sp.add_argument('--source', metavar='PACKAGE[=VERSION]',
+				help='a release of the tree from the archive, e.g. '
+				     'linux-source-6.1=6.1.190-1 (apt-get download, '
+				     'never installed); a suite whose hook patch does '
+				     'not apply is not applicable')
 
 	def gate_opts(sp: argparse.ArgumentParser) -> None:
 		sp.add_argument('--out', default=str(REPO / 'results'), metavar='DIR')
@@ -708,6 +841,32 @@ def parser() -> argparse.ArgumentParser:
 	source_opts(export)
 	export.add_argument('--out', default=str(REPO / 'outgoing'), metavar='DIR')
 	export.set_defaults(func=cmd_export)
+
+	mx = sub.add_parser('matrix', help='one run per release, the table of '
+			    'cases whose verdict differs, the bugs each carries')
+	mx.add_argument('releases', nargs='+', metavar='RELEASE',
+			help='linux-source-6.1=6.1.190-1, 6.1.190-1, '
+			     'linux-image-…=VERSION or default')
+	mx.add_argument('--out', default=str(REPO / 'results' / 'matrix'), metavar='DIR')
+	mx.add_argument('--run-args', default='', metavar='ARGS',
+			help="options for each run, one string (--run-args='--kind kunit')")
+	mx.add_argument('--no-run', action='store_true',
+			help='tabulate the results already in --out')
+	mx.set_defaults(func=cmd_matrix)
+
+	bs = sub.add_parser('bisect', help='the first patch of a stack that '
+			    'makes a case fail, each step built, booted and repeated')
+	bs.add_argument('--patch', action='append', metavar='FILE',
+			help='the stack, in order (repeatable)')
+	bs.add_argument('--case', action='append', metavar='GLOB')
+	bs.add_argument('--suite', action='append', metavar='NAME')
+	bs.add_argument('--kind', action='append', choices=['kunit', 'kselftest'])
+	bs.add_argument('--repeats', type=int, default=bisect.REPEATS, metavar='N',
+			help='a step counts when it fails (passes) N times (default 3)')
+	bs.add_argument('--out', default=str(REPO / 'results' / 'bisect'), metavar='DIR')
+	bs.add_argument('--run-args', default='', metavar='ARGS',
+			help="more options for each run, one string")
+	bs.set_defaults(func=cmd_bisect)
 
 	dp = sub.add_parser('deps', help='install the Debian packages needed')
 	dp.add_argument('--tests', action='store_true',

@@ -14,12 +14,12 @@ import fnmatch
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .model import BAD, KconformError, Status, Suite
 
 Key = Tuple[str, str, str]
-KEYS = {'upstream', 'effect', 'guards', 'note'}
+KEYS = {'upstream', 'effect', 'guards', 'note', 'distro', 'distro_guards'}
 CARRIES = 'carries the bug'
 FIXED = 'fixed'
 UNKNOWN = 'not determined'
@@ -33,9 +33,14 @@ class Fix:
 	effect: str
 	guards: Tuple[str, ...]
 	note: str = ''
+	# A fix of a library the distribution ships too (0403, libbpf): the
+	# same cases built against the distribution's library (distro_guards)
+	# say whether it carries the bug, whatever the series does.
+	distro: str = ''
+	distro_guards: Tuple[str, ...] = ()
 
-	def guards_case(self, key: Key) -> bool:
-		for glob in self.guards:
+	def guards_case(self, key: Key, globs: Optional[Sequence[str]] = None) -> bool:
+		for glob in self.guards if globs is None else globs:
 			kind, suite, case = (glob.split(':', 2) + ['', ''])[:3]
 			if fnmatch.fnmatchcase(key[0], kind) and \
 					fnmatch.fnmatchcase(key[1], suite) and \
@@ -60,9 +65,13 @@ def load(patches: Path, series: Sequence[str]) -> List[Fix]:
 					    f'guards (and may have note), nothing else')
 		if not entry['guards'] and not entry.get('note'):
 			raise KconformError(f'{path}: [{patch}] has no guards: say why in note')
+		if bool(entry.get('distro')) != bool(entry.get('distro_guards')):
+			raise KconformError(f'{path}: [{patch}] distro and distro_guards '
+					    'go together')
 		out.append(Fix(patch, str(entry['upstream']), str(entry['effect']),
 			       tuple(str(g) for g in entry['guards']),
-			       str(entry.get('note', ''))))
+			       str(entry.get('note', '')), str(entry.get('distro', '')),
+			       tuple(str(g) for g in entry.get('distro_guards', []))))
 	return out
 
 
@@ -73,31 +82,41 @@ def verdicts(fixes: Sequence[Fix], suites: Sequence[Suite],
 	the fix applied)."""
 	out = []
 	for fix in fixes:
-		seen = [((s.kind, s.name, c.name), c.status) for s in suites
-			for c in s.cases if fix.guards_case((s.kind, s.name, c.name))]
-		bad = [':'.join(k) for k, st in seen if st in BAD]
-		if not fix.guards or not seen or \
-				any(st == Status.SKIP for _, st in seen) and not bad:
-			verdict = UNKNOWN
-		elif bad:
-			verdict = BROKEN if applied else CARRIES
-		else:
-			verdict = FIXED
-		out.append({'patch': fix.patch, 'upstream': fix.upstream,
-			    'effect': fix.effect, 'applied': applied,
-			    'guards': [':'.join(k) for k, _ in seen] or list(fix.guards),
-			    'failing': bad, 'verdict': verdict,
-			    'note': fix.note or ('no guard ran' if verdict == UNKNOWN else '')})
+		out.append(_verdict(fix, suites, applied, fix.guards))
+		if fix.distro_guards:
+			out.append(_verdict(fix, suites, False, fix.distro_guards, True))
+			out[-1]['component'] = fix.distro
 	return out
 
 
+def _verdict(fix: Fix, suites: Sequence[Suite], applied: bool,
+	     globs: Sequence[str], distro: bool = False) -> Dict[str, Any]:
+	seen = [((s.kind, s.name, c.name), c.status) for s in suites
+		for c in s.cases if fix.guards_case((s.kind, s.name, c.name), globs)]
+	bad = [':'.join(k) for k, st in seen if st in BAD]
+	if not globs or not seen or \
+			any(st == Status.SKIP for _, st in seen) and not bad:
+		verdict = UNKNOWN
+	elif bad:
+		verdict = BROKEN if applied else CARRIES
+	else:
+		verdict = FIXED
+	return {'patch': fix.patch, 'upstream': fix.upstream,
+		'effect': fix.effect, 'applied': applied,
+		'guards': [':'.join(k) for k, _ in seen] or list(globs),
+		'failing': bad, 'verdict': verdict,
+		'note': ('' if distro else fix.note) or
+		('no guard ran' if verdict == UNKNOWN else '')}
+
+
 def findings(fixes: Sequence[Fix], suites: Sequence[Suite], applied: bool) -> Set[Key]:
-	"""Guard cases that fail because an omitted fix's bug is there."""
-	if applied:
-		return set()
+	"""Guard cases that fail because an omitted fix's bug is there, and
+	distribution guards (the distribution's library carries the bug)."""
 	return {(s.kind, s.name, c.name) for s in suites for c in s.cases
-		if c.status in BAD and any(f.guards_case((s.kind, s.name, c.name))
-					   for f in fixes)}
+		if c.status in BAD and any(
+			(not applied and f.guards_case((s.kind, s.name, c.name))) or
+			f.guards_case((s.kind, s.name, c.name), f.distro_guards)
+			for f in fixes)}
 
 
 def proof(table: Sequence[Dict[str, Any]], changes: Sequence[str]) -> List[str]:
@@ -105,7 +124,8 @@ def proof(table: Sequence[Dict[str, Any]], changes: Sequence[str]) -> List[str]:
 	fix whose guards did not fail, a case outside the guards that
 	changed against the run with the fixes."""
 	out = [f'{f["patch"]}: its guards did not fail without it ({f["verdict"]})'
-	       for f in table if f['guards'] and f['verdict'] != CARRIES]
+	       for f in table if f['guards'] and f['verdict'] != CARRIES
+	       and not f.get('component')]
 	out += [f'changed without the fixes, but guards no fix: {c}' for c in changes]
 	return out
 
@@ -121,9 +141,10 @@ def lines(table: Sequence[Dict[str, Any]], package: str = '') -> List[str]:
 	       + ('applied' if table[0]['applied'] else 'omitted') + ')']
 	width = max(len(f['patch']) for f in ran)
 	for f in ran:
-		out.append(f'   {f["patch"]:<{width}}  {f["verdict"]}'
+		who = f'{f["component"]} ' if f.get('component') else ''
+		out.append(f'   {f["patch"]:<{width}}  {who}{f["verdict"]}'
 			   + (f'  ({f["effect"]})' if f['verdict'] in (CARRIES, BROKEN) else ''))
-		if f['upstream']:
+		if f['upstream'] and not who:
 			out.append(f'   {"":<{width}}  upstream: {f["upstream"]}')
 		if f['note'] and f['verdict'] == UNKNOWN:
 			out.append(f'   {"":<{width}}  {f["note"]}')

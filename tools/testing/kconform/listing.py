@@ -65,7 +65,8 @@ def kselftest_cases(target_dir: Path) -> List[str]:
 			progs += m.group(1).split()
 	out = []
 	for prog in progs:
-		src = target_dir / f'{prog}.c'
+		# bpf.mk's <prog>_debian_libbpf twin: the same source
+		src = target_dir / f'{prog.removesuffix("_debian_libbpf")}.c'
 		cases = harness_cases(src.read_text()) if src.exists() else ['*']
 		out += [f'{prog}/{c}' for c in cases]
 	return out

@@ -52,6 +52,9 @@ class RunReport:
 			'errors': self.errors,
 			'gate': self.gate,
 			'fixes': self.fixes,
+			'not_applicable': [{'kind': s.kind, 'suite': s.name,
+					    'reason': s.not_applicable}
+					   for s in self.suites if s.not_applicable],
 			**({'coverage': self.coverage} if self.coverage else {}),
 		}
 
@@ -142,7 +145,7 @@ def summary(report: RunReport,
 		words = [marks.get((s.kind, s.name, c.name), c.status.value)
 			 for c in s.cases]
 		counts = {w: words.count(w) for w in set(words)}
-		head = s.status.value.upper()
+		head = 'NOT APPLICABLE' if s.not_applicable else s.status.value.upper()
 		if not any(w in counts for w in ('fail', 'crash', 'timeout')):
 			if 'carries the bug' in counts:
 				head = 'CARRIES A FIXED BUG'

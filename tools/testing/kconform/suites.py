@@ -5,9 +5,11 @@ By convention an entry named N has kunitconfig/N.config (its KUnit part,
 printing KTAP suite N unless `kunit` lists other names) and kselftests/N/
 (its kselftest target). `requires` names kernel files, and optionally a
 text in them, without which the suite's kernel code is missing.
+`patches` globs the series patches (hooks) its code needs: on a
+release tree where one does not apply, the suite is not applicable.
 `cmdline` is added to the guest kernel's command line. `bench` names
 programs of the suite's kselftest target that the guest runs, as
-benchmarks (see bench.py), in the boot of `kconform bench`, whose command
+benchmarks (see bench.py), in the boot of `--kind bench`, whose command
 line has `bench_cmdline` instead of `cmdline`.
 `modules` and `needs` say what a package's kernel (--image, image.py)
 must load or have.
@@ -19,7 +21,7 @@ import fnmatch
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .model import InputError, KconformError, Suite
 
@@ -43,6 +45,7 @@ class SuiteSpec:
 	# a config line, or what only our own kernel build makes (text)
 	needs: Tuple[Tuple[str, str], ...] = field(default=())
 	bench_cmdline: str = ''
+	patches: Tuple[str, ...] = field(default=())	# series globs it needs
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -68,7 +71,8 @@ def load(repo: Path) -> List[SuiteSpec]:
 			bench=tuple(str(b) for b in entry.get('bench', [])),
 			modules=tuple(str(m) for m in entry.get('modules', [])),
 			needs=tuple((str(n[0]), str(n[1])) for n in entry.get('needs', [])),
-			bench_cmdline=str(entry.get('bench_cmdline', ''))))
+			bench_cmdline=str(entry.get('bench_cmdline', '')),
+			patches=tuple(str(g) for g in entry.get('patches', []))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
@@ -76,6 +80,17 @@ def load(repo: Path) -> List[SuiteSpec]:
 			raise KconformError(f'suites.toml: {name} has a bench but '
 					    f'no {ksft}/ to build it in')
 	return specs
+
+
+def not_applicable(spec: SuiteSpec, lacking: Sequence[str],
+		   dropped: Dict[str, str]) -> str:
+	"""Why a suite cannot run on this tree ('' when it can): its kernel
+	code is missing, or a patch it needs does not apply."""
+	why = [f'patch {p} does not apply ({r})' for p, r in dropped.items()
+	       if any(fnmatch.fnmatchcase(p, g) for g in spec.patches)]
+	if lacking:
+		why.insert(0, 'its kernel code is missing: ' + '; '.join(lacking))
+	return '; '.join(why)
 
 
 def select(specs: Sequence[SuiteSpec], names: Sequence[str]) -> List[SuiteSpec]:

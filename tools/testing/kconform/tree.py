@@ -11,14 +11,15 @@ change keep their timestamps and nothing is rebuilt for them.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from . import proc
-from .model import KconformError
+from . import archive, proc
+from .model import InputError, KconformError
 
 DEBIAN_TARBALL = Path('/usr/src/linux-source-6.1.tar.xz')
 DEBIAN_DIR = 'linux-source-6.1'
@@ -60,6 +61,10 @@ class Source:
 	extras: List[Path] = field(default_factory=list)
 	omit: Tuple[str, ...] = ()	# series patches left out (--fixes omit)
 	ident: Optional[str] = None	# the pristine tree's identity, if known
+	# A release tree (--source) takes the series patches that apply and
+	# names the others (dropped: patch -> why), instead of failing.
+	lenient: bool = False
+	dropped: Dict[str, str] = field(default_factory=dict)
 
 	def state(self, digest: str) -> Optional[str]:
 		"""The derived tree's identity: pristine + series digest. None for
@@ -89,6 +94,42 @@ def debian_source(cache: Path, log_dir: Path) -> Source:
 		stamp.write_text(ident)
 	return Source('linux-source-6.1', tree, cache / 'work' / 'debian',
 		      ident=ident)
+
+
+def parse_release(spec: str) -> Tuple[str, Optional[str]]:
+	"""--source PACKAGE[=VERSION]: a Debian linux-source package."""
+	package, _, version = spec.partition('=')
+	if not re.fullmatch(r'linux-source-\d+\.\d+', package):
+		raise InputError(f'--source {spec}: not linux-source-X.Y[=VERSION]')
+	return package, version or None
+
+
+def release_work(cache: Path, package: str) -> Path:
+	"""Release trees of one major version share their work folder (the
+	tree is synced by content, so a switch rebuilds what differs);
+	linux-source-6.1's is the default tree's."""
+	return cache / 'work' / ('debian' if package == DEBIAN_DIR else package)
+
+
+def release_source(cache: Path, package: str, version: str,
+		   log_dir: Path) -> Source:
+	"""PACKAGE=VERSION from the archive, its tarball extracted once."""
+	unpacked = archive.fetch(package, version, cache, log_dir).root
+	tarball = unpacked / 'usr' / 'src' / f'{package}.tar.xz'
+	if not tarball.exists():
+		raise KconformError(f'{package}={version}: no {tarball}')
+	root = archive.folder(cache, package, version) / 'tree'
+	stamp = root / 'stamp'
+	if not (stamp.exists() and (root / package).is_dir()):
+		if root.exists():
+			shutil.rmtree(root)
+		root.mkdir(parents=True)
+		proc.check(['tar', '-C', str(root), '-xf', str(tarball)],
+			   log_dir / 'extract.log', 900, f'extract {package}={version}')
+		stamp.write_text(f'{package}={version}\n')
+	name = f'{package}={version}'
+	return Source(name, root / package, release_work(cache, package),
+		      ident=name, lenient=True)
 
 
 def user_source(cache: Path, path: Path) -> Source:
@@ -216,11 +257,14 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 	digest = series_digest(layout, src)
 	kernel = series_digest(layout, src, selftests=False)
 	stamp = src.work / 'stamp'
+	dropped = src.work / 'dropped.json'
 	if stamp.exists() and stamp.read_text().split('\n', 1)[0] == digest \
 			and src.tree.is_dir():
+		src.dropped = _read_dropped(dropped)
 		return digest, False
 	manifest = '\n'.join([digest, kernel, *_selftest_overlays(layout)]) + '\n'
 	if _resync_selftests(layout, src, stamp, kernel):
+		src.dropped = _read_dropped(dropped)
 		stamp.write_text(manifest)
 		return digest, True
 	staging = src.work / 'staging'
@@ -230,9 +274,27 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 		   log_dir / 'patch-copy.log', 1800, 'copy the pristine tree')
 	qdir = _quilt_dir(layout, src)
 	env = {'QUILT_PATCHES': str(qdir), 'QUILT_PC': '.pc'}
-	push = proc.run(['quilt', '--quiltrc=-', 'push', '-a', '--fuzz=0'],
-			log_dir / 'patch.log', 600, cwd=staging, env=env)
-	if (qdir / 'series').read_text() and push.returncode != 0:
+	src.dropped = {}
+	while True:
+		push = proc.run(['quilt', '--quiltrc=-', 'push', '-a', '--fuzz=0'],
+				log_dir / 'patch.log', 600, cwd=staging, env=env)
+		if push.returncode == 2 and src.dropped and \
+				'fully applied' in ''.join(push.lines):
+			break		# the patch dropped last was the series' last
+		if not (qdir / 'series').read_text() or push.returncode == 0 \
+				or not src.lenient:
+			break
+		failed = re.findall(r'Patch (\S+) does not apply', ''.join(push.lines))
+		if not failed or failed[-1].startswith('extra/'):
+			break
+		src.dropped[failed[-1]] = why_not(push.lines)
+		left = [l for l in (qdir / 'series').read_text().splitlines()
+			if l != failed[-1]]
+		(qdir / 'series').write_text(''.join(l + '\n' for l in left))
+		print(f'kconform: patch: {failed[-1]} does not apply to {src.name}: '
+		      f'{src.dropped[failed[-1]]}', flush=True)
+	if (qdir / 'series').read_text() and push.returncode != 0 and not \
+			(src.dropped and 'fully applied' in ''.join(push.lines)):
 		failed = re.findall(r'Patch (\S+) does not apply', ''.join(push.lines))
 		name = failed[-1] if failed else '(unknown patch)'
 		proc.run(['quilt', '--quiltrc=-', 'push', '-f', '--fuzz=0'],
@@ -254,8 +316,41 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 	proc.check(['rsync', '-rlpc', '--delete', '--exclude=/.pc',
 		    f'{staging}/', f'{src.tree}/'],
 		   log_dir / 'patch-sync.log', 1800, 'sync the patched tree')
+	dropped.write_text(json.dumps(src.dropped, indent=1) + '\n')
 	stamp.write_text(manifest)
 	return digest, True
+
+
+def _read_dropped(path: Path) -> Dict[str, str]:
+	try:
+		data = json.loads(path.read_text())
+	except (OSError, ValueError):
+		return {}
+	return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def why_not(lines: List[str]) -> str:
+	"""Why a patch does not apply, in one line, from `quilt push`'s
+	output: the files whose hunks lack their context, the missing ones."""
+	out = []
+	missing = False
+	for line in lines:
+		m = re.search(r'(\d+ out of \d+ hunks?) FAILED -- (?:saving )?rejects? '
+			      r'(?:in|to) file (\S+?)(?:\.rej)?$', line.strip())
+		if m:
+			out.append(f'{m.group(2)}: {m.group(1)} without their context')
+		if "can't find file to patch" in line:
+			missing = True
+		m = re.match(r'^\|\+\+\+ b/(\S+)', line)
+		if m and missing:
+			out.append(f'{m.group(1)} does not exist')
+			missing = False
+		m = re.search(r'The next patch would (create|delete) the file (\S+),',
+			      line)
+		if m:
+			out.append(f'{m.group(2)} already '
+				   f'{"exists" if m.group(1) == "create" else "is gone"}')
+	return '; '.join(dict.fromkeys(out)) or 'does not apply (see patch.log)'
 
 
 def missing_code(tree: Path, requires: List[Tuple[str, Optional[str]]]) -> List[str]:

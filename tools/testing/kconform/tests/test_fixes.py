@@ -37,7 +37,11 @@ class FixesTest(unittest.TestCase):
 				with self.subTest(fix.patch, guard=glob):
 					one = fixes.Fix(fix.patch, '', '', (glob,))
 					self.assertTrue(any(one.guards_case(k) for k in listed))
-		self.assertEqual(len([f for f in fix_list() if f.guards]), 9)
+			for glob in fix.distro_guards:
+				with self.subTest(fix.patch, distro_guard=glob):
+					one = fixes.Fix(fix.patch, '', '', (glob,))
+					self.assertTrue(any(one.guards_case(k) for k in listed))
+		self.assertEqual(len([f for f in fix_list() if f.guards]), 10)
 
 	def test_omitted_fix_whose_guard_fails_is_a_finding(self) -> None:
 		run = thermal(Case(NO_TRIPS, Status.FAIL, 'Expected ret == 0, but ret == -22'),
@@ -59,7 +63,7 @@ class FixesTest(unittest.TestCase):
 		self.assertIn('upstream: 83c2d444ed9d', text)
 		# 0201's guards are not in this run: one line, not a row each
 		self.assertNotIn('0201', text)
-		self.assertIn('and 7 more not determined: no guard of theirs in '
+		self.assertIn('and 9 more not determined: no guard of theirs in '
 			      'this run', text)
 
 	def test_a_run_without_any_guard_has_no_section(self) -> None:
@@ -83,7 +87,8 @@ class FixesTest(unittest.TestCase):
 		self.assertIn('0105-thermal-of-put-trips-node-without-trip-points.patch: its '
 			      'guards did not fail without it (fixed)', problems)
 		self.assertFalse(any(p.startswith('0103') for p in problems))
-		self.assertFalse(any(p.startswith('0403') for p in problems))
+		self.assertIn('0403-libbpf-user_ring_buffer__reserve_blocking-wait-for-a.patch: '
+			      'its guards did not fail without it (not determined)', problems)
 		self.assertIn('changed without the fixes, but guards no fix: '
 			      'kunit:thermal_of:other (pass -> fail)', problems)
 
@@ -96,3 +101,53 @@ class FixesTest(unittest.TestCase):
 
 if __name__ == '__main__':
 	unittest.main()
+
+
+URB = 'user_ringbuf_test/urb.blocking_forever_partial_space'
+URB_DEB = 'user_ringbuf_test_debian_libbpf/urb.blocking_forever_partial_space'
+
+
+def ringbuf(tree_lib: Status, debian_lib: Status) -> List[Suite]:
+	s = Suite('bpf_user_ringbuf', 'kselftest',
+		  [Case(URB, tree_lib), Case(URB_DEB, debian_lib, 'after 0 ms: ENOSPC')])
+	s.settle()
+	return [s]
+
+
+class DistroLibraryTest(unittest.TestCase):
+	"""0403: the tree's libbpf by the fixes mechanism, Debian's by its twin."""
+
+	def rows(self, table: List[dict]) -> List[dict]:	# type: ignore[type-arg]
+		return [f for f in table if f['patch'].startswith('0403')]
+
+	def test_debian_libbpf_carries_the_bug_with_the_fix_applied(self) -> None:
+		run = ringbuf(Status.PASS, Status.FAIL)
+		table = fixes.verdicts(fix_list(), run, applied=True)
+		tree_row, debian = self.rows(table)
+		self.assertEqual(tree_row['verdict'], fixes.FIXED)
+		self.assertEqual((debian['component'], debian['verdict']),
+				 ("Debian's libbpf", fixes.CARRIES))
+		self.assertEqual(debian['failing'], [f'kselftest:bpf_user_ringbuf:{URB_DEB}'])
+		v = gate.decide(run, [], None, TODAY,
+				findings=fixes.findings(fix_list(), run, applied=True))
+		self.assertTrue(v.ok)
+		self.assertEqual(v.carried, [f'kselftest:bpf_user_ringbuf:{URB_DEB}'])
+		self.assertIn("Debian's libbpf carries the bug  (user_ring_buffer__reserve_blocking",
+			      '\n'.join(fixes.lines(table)))
+
+	def test_proven_against_the_trees_libbpf(self) -> None:
+		run = ringbuf(Status.FAIL, Status.FAIL)
+		table = fixes.verdicts(fix_list(), run, applied=False)
+		self.assertEqual([r['verdict'] for r in self.rows(table)],
+				 [fixes.CARRIES, fixes.CARRIES])
+		problems = fixes.proof(table, [])
+		self.assertFalse(any(p.startswith('0403') for p in problems))
+
+	def test_tree_guard_failing_with_the_fix_fails_the_gate(self) -> None:
+		run = ringbuf(Status.FAIL, Status.PASS)
+		table = fixes.verdicts(fix_list(), run, applied=True)
+		self.assertEqual([r['verdict'] for r in self.rows(table)],
+				 [fixes.BROKEN, fixes.FIXED])
+		v = gate.decide(run, [], None, TODAY,
+				findings=fixes.findings(fix_list(), run, applied=True))
+		self.assertFalse(v.ok)

@@ -1,0 +1,299 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Releases from the archive, matrix and bisect (issue 14, parts 2-4),
+on recorded data: apt-cache policy, quilt's output, results.json."""
+
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any, Dict, List
+
+from kconform import archive, bisect, matrix, suites, tree
+from kconform.model import InputError
+
+DATA = Path(__file__).parent / 'test_data'
+
+
+class PolicyTest(unittest.TestCase):
+
+	def text(self, pkg: str) -> str:
+		return (DATA / f'apt-policy-{pkg}.txt').read_text()
+
+	def test_versions_newest_first(self) -> None:
+		t = self.text('linux-source-6.1')
+		self.assertEqual(archive.candidate(t), '6.1.192-3')
+		self.assertEqual(archive.versions(t), ['6.1.192-3', '6.1.192-2', '6.1.192-1',
+					    '6.1.190-1', '6.1.187-1', '6.1.176-1', '6.1.170-3'])
+
+	def test_pick(self) -> None:
+		t = self.text('linux-source-6.1')
+		self.assertEqual(archive.pick('linux-source-6.1', '6.1.190-1', t), '6.1.190-1')
+		self.assertEqual(archive.pick('linux-source-6.1', '6.1.192', t), '6.1.192-3')
+		self.assertEqual(archive.pick('linux-source-6.1', None, t), '6.1.192-3')
+		with self.assertRaisesRegex(InputError, r'6\.1\.191.*lists 6\.1\.192-3, '):
+			archive.pick('linux-source-6.1', '6.1.191', t)
+
+	def test_not_installed_candidate(self) -> None:
+		t = self.text('linux-source-6.12')
+		self.assertEqual(archive.candidate(t), '6.12.118-1~deb12u1')
+		self.assertEqual(archive.versions(t)[-1], '6.12.107-1~deb12u1')
+		self.assertEqual(archive.pick('linux-source-6.12', '6.12.115', t),
+				 '6.12.115-2~deb12u1')
+
+	def test_nothing_listed(self) -> None:
+		with self.assertRaisesRegex(InputError, 'lists no version'):
+			archive.pick('linux-source-9.9', None, 'N: Unable to locate package\n')
+
+	def test_folder_per_version(self) -> None:
+		self.assertEqual(archive.folder(Path('/c'), 'linux-source-6.12', '6.12.118-1~deb12u1'),
+				 Path('/c/packages/linux-source-6.12_6.12.118-1~deb12u1'))
+
+
+class ReleaseTest(unittest.TestCase):
+
+	def test_parse(self) -> None:
+		self.assertEqual(tree.parse_release('linux-source-6.1=6.1.190-1'),
+				 ('linux-source-6.1', '6.1.190-1'))
+		self.assertEqual(tree.parse_release('linux-source-6.12'),
+				 ('linux-source-6.12', None))
+		with self.assertRaises(InputError):
+			tree.parse_release('linux-image-6.1=6.1.190-1')
+
+	def test_one_work_folder_per_major(self) -> None:
+		c = Path('/c')
+		self.assertEqual(tree.release_work(c, 'linux-source-6.1'), c / 'work/debian')
+		self.assertEqual(tree.release_work(c, 'linux-source-6.12'),
+				 c / 'work/linux-source-6.12')
+
+	def test_why_not(self) -> None:
+		lines = (DATA / 'quilt-push-fails.log').read_text().splitlines(True)
+		self.assertEqual(tree.why_not(lines),
+				 'net/ipv4/tcp_ipv4.c: 1 out of 3 hunks without their context; '
+				 'net/ipv4/tcp_kunit_hook.c does not exist')
+		self.assertEqual(tree.why_not(['Patch x does not apply\n']),
+				 'does not apply (see patch.log)')
+
+	def test_not_applicable(self) -> None:
+		spec = suites.SuiteSpec('tcp_ehash', None, ('tcp_ehash',), None,
+					patches=('0001-*', '0002-*'))
+		dropped = {'0001-tcp-x.patch': 'net/ipv4/tcp_ipv4.c: 1 out of 3 hunks',
+			   '0101-of.patch': 'y'}
+		self.assertEqual(suites.not_applicable(spec, [], dropped),
+				 'patch 0001-tcp-x.patch does not apply (net/ipv4/tcp_ipv4.c: 1 out of 3 hunks)')
+		self.assertEqual(suites.not_applicable(spec, ['a.c does not exist'], {}),
+				 'its kernel code is missing: a.c does not exist')
+		self.assertEqual(suites.not_applicable(spec, [], {'0101-of.patch': 'y'}), '')
+
+	def test_registry_globs_name_real_patches(self) -> None:
+		repo = Path(__file__).resolve().parents[4]
+		names = tree.Layout(repo).series()
+		for spec in suites.load(repo):
+			for glob in spec.patches:
+				self.assertTrue(any(__import__('fnmatch').fnmatchcase(n, glob)
+						    for n in names), f'{spec.name}: {glob}')
+
+
+QUILT_FAKE = """From: k <k@example.org>
+Subject: [PATCH] x
+
+---
+--- a/a.c
++++ b/a.c
+@@ -1,3 +1,3 @@
+ int a;
+-int {old};
++int {new};
+ int c;
+"""
+
+
+@unittest.skipUnless(shutil.which('quilt') and shutil.which('rsync'), 'needs quilt, rsync')
+class LenientDeriveTest(unittest.TestCase):
+	"""A release tree takes the patches that apply and names the others."""
+
+	def test_drops_and_remembers(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		self.addCleanup(shutil.rmtree, tmp)
+		repo = tmp / 'repo'
+		(repo / 'patches').mkdir(parents=True)
+		(repo / 'patches/01-ok.patch').write_text(QUILT_FAKE.format(old='b', new='hello'))
+		(repo / 'patches/02-bad.patch').write_text(QUILT_FAKE.format(old='zzz', new='q'))
+		(repo / 'patches/03-ok.patch').write_text(QUILT_FAKE.format(old='hello', new='world'))
+		(repo / 'patches/series').write_text('01-ok.patch\n02-bad.patch\n03-ok.patch\n')
+		pristine = tmp / 'pristine'
+		pristine.mkdir()
+		(pristine / 'a.c').write_text('int a;\nint b;\nint c;\n')
+		layout = tree.Layout(repo)
+		src = tree.Source('linux-source-6.1=6.1.190-1', pristine, tmp / 'work',
+				  ident='x', lenient=True)
+		tree.derive(layout, src, tmp)
+		self.assertEqual(list(src.dropped), ['02-bad.patch'])
+		self.assertIn('a.c: 1 out of 1 hunk without their context', src.dropped['02-bad.patch'])
+		self.assertEqual((src.tree / 'a.c').read_text(), 'int a;\nint world;\nint c;\n')
+		again = tree.Source(src.name, pristine, tmp / 'work', ident='x', lenient=True)
+		_, changed = tree.derive(layout, again, tmp)
+		self.assertFalse(changed)
+		self.assertEqual(again.dropped, src.dropped)
+
+	def test_last_patch_dropped(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		self.addCleanup(shutil.rmtree, tmp)
+		repo = tmp / 'repo'
+		(repo / 'patches').mkdir(parents=True)
+		(repo / 'patches/01-ok.patch').write_text(QUILT_FAKE.format(old='b', new='hello'))
+		(repo / 'patches/02-bad.patch').write_text(QUILT_FAKE.format(old='zzz', new='q'))
+		(repo / 'patches/series').write_text('01-ok.patch\n02-bad.patch\n')
+		pristine = tmp / 'pristine'
+		pristine.mkdir()
+		(pristine / 'a.c').write_text('int a;\nint b;\nint c;\n')
+		src = tree.Source('r', pristine, tmp / 'work', ident='x', lenient=True)
+		tree.derive(tree.Layout(repo), src, tmp)
+		self.assertEqual(list(src.dropped), ['02-bad.patch'])
+		self.assertEqual((src.tree / 'a.c').read_text(), 'int a;\nint hello;\nint c;\n')
+
+
+def _results(cases: Dict[str, str], na: List[str] = []) -> Dict[str, Any]:
+	suites_: Dict[str, Dict[str, Any]] = {}
+	for key, st in cases.items():
+		kind, suite, case = key.split(':', 2)
+		suites_.setdefault(suite, {'kind': kind, 'name': suite, 'status': 'pass',
+					   'message': '', 'cases': []})['cases'].append(
+			{'name': case, 'status': st})
+	out = list(suites_.values())
+	for key in na:
+		kind, suite = key.split(':')
+		out.append({'kind': kind, 'name': suite, 'status': 'skip',
+			    'message': 'not applicable: patch 0001 does not apply (x)',
+			    'cases': [{'name': '<suite>', 'status': 'skip'}]})
+	return {'suites': out, 'kernel': {'version': '6.1.x'}, 'totals': {},
+		'not_applicable': [{'kind': k.split(':')[0], 'suite': k.split(':')[1],
+				    'reason': 'patch 0001 does not apply (x)'} for k in na],
+		'fixes': []}
+
+
+class MatrixTest(unittest.TestCase):
+
+	def test_run_args(self) -> None:
+		self.assertEqual(matrix.run_args('6.1.190-1'),
+				 ['--source', 'linux-source-6.1=6.1.190-1'])
+		self.assertEqual(matrix.run_args('6.12.118-1~deb12u1'),
+				 ['--source', 'linux-source-6.12=6.12.118-1~deb12u1'])
+		self.assertEqual(matrix.run_args('linux-source-6.1=6.1.187-1'),
+				 ['--source', 'linux-source-6.1=6.1.187-1'])
+		self.assertEqual(matrix.run_args('linux-image-6.1.0-40-amd64=6.1.190-1'),
+				 ['--image', 'linux-image-6.1.0-40-amd64=6.1.190-1'])
+		self.assertEqual(matrix.run_args('default'), [])
+		with self.assertRaises(ValueError):
+			matrix.run_args('yesterday')
+
+	def test_differences(self) -> None:
+		a = _results({'kunit:t:x': 'pass', 'kunit:t:y': 'fail', 'kunit:u:z': 'pass'})
+		b = _results({'kunit:t:x': 'pass', 'kunit:t:y': 'pass', 'kunit:u:z': 'pass'})
+		c = _results({'kunit:t:x': 'pass', 'kunit:t:y': 'pass'}, na=['kunit:u'])
+		lines, doc = matrix.summary(['A', 'B', 'C'], {'A': a, 'B': b, 'C': c}, {'A': 60.0})
+		self.assertEqual(doc['differences'], [
+			{'case': 'kunit:t:y', 'verdicts': {'A': 'fail', 'B': 'pass', 'C': 'pass'}},
+			{'case': 'kunit:u:z', 'verdicts': {'A': 'pass', 'B': 'pass', 'C': 'n/a'}}])
+		self.assertIn('      not applicable: kunit u: patch 0001 does not apply (x)', lines)
+		self.assertEqual(doc['runs']['A']['wall_s'], 60.0)
+
+	def test_only_kinds_every_release_ran(self) -> None:
+		a = _results({'kunit:t:x': 'pass', 'kselftest:k:p/f.t': 'fail'})
+		b = _results({'kunit:t:x': 'fail'})
+		_, doc = matrix.summary(['A', 'B'], {'A': a, 'B': b}, {})
+		self.assertEqual([d['case'] for d in doc['differences']], ['kunit:t:x'])
+
+	def test_fix_rows(self) -> None:
+		a = _results({})
+		a['fixes'] = [{'patch': '0103-x.patch', 'verdict': 'carries the bug'},
+			      {'patch': '0403-y.patch', 'verdict': 'fixed'},
+			      {'patch': '0403-y.patch', 'verdict': 'carries the bug',
+			       'component': "Debian's libbpf"}]
+		b = _results({})
+		b['fixes'] = [{'patch': '0103-x.patch', 'verdict': 'fixed'}]
+		self.assertEqual(matrix.fix_rows(['A', 'B'], {'A': a, 'B': b}), [
+			('0103', ['carries the bug', 'fixed']), ('0403', ['fixed', '-']),
+			("0403 (Debian's libbpf)", ['carries the bug', '-'])])
+
+	def test_same_everywhere(self) -> None:
+		a = _results({'kunit:t:x': 'pass'})
+		lines, doc = matrix.summary(['A', 'B'], {'A': a, 'B': a}, {})
+		self.assertEqual(doc['differences'], [])
+		self.assertIn('   every case has the same verdict in every release', lines)
+
+
+class BisectTest(unittest.TestCase):
+
+	def fake(self, first_bad: int, flaky: Dict[int, List[str]] = {}) -> Any:
+		calls: List[int] = []
+
+		def test(k: int) -> List[str]:
+			calls.append(k)
+			if k in flaky:
+				return flaky[k]
+			return bisect.repeat(lambda i: bisect.FAIL if k >= first_bad else bisect.PASS)
+		return test, calls
+
+	def test_finds_each_position(self) -> None:
+		for bad in range(1, 10):
+			test, calls = self.fake(bad)
+			got = bisect.search(9, test)
+			self.assertEqual(got.first_bad, bad, got.problem)
+			self.assertEqual(got.verdict(bad), bisect.FAIL)
+			self.assertEqual(got.steps[bad], ['fail'] * 3)
+			self.assertEqual(got.steps[bad - 1], ['pass'] * 3)
+			self.assertLessEqual(len(calls), 2 + 4)
+
+	def test_repeat_stops_at_disagreement(self) -> None:
+		seq = iter(['fail', 'pass', 'fail'])
+		self.assertEqual(bisect.repeat(lambda i: next(seq)), ['fail', 'pass'])
+		self.assertEqual(bisect.step_verdict(['fail', 'pass']), bisect.FLAKY)
+		self.assertEqual(bisect.step_verdict(['pass'] * 3), bisect.PASS)
+		self.assertEqual(bisect.step_verdict(['pass', 'untestable']), bisect.UNTESTABLE)
+
+	def test_flaky_step_is_skipped_and_named(self) -> None:
+		test, _ = self.fake(6, flaky={5: ['pass', 'fail']})
+		got = bisect.search(9, test)
+		self.assertIsNone(got.first_bad)
+		self.assertEqual(got.candidates, [5, 6])
+		lines = bisect.lines([f'p{i}' for i in range(1, 10)], got, 1.0)
+		self.assertIn('flaky steps: 5', lines)
+		test, _ = self.fake(6, flaky={3: ['pass', 'fail']})
+		self.assertEqual(bisect.search(9, test).first_bad, 6)
+
+	def test_ends_are_checked(self) -> None:
+		test, calls = self.fake(10)		# never fails
+		got = bisect.search(9, test)
+		self.assertIsNone(got.first_bad)
+		self.assertIn('step 9', got.problem)
+		self.assertEqual(calls, [9])
+
+	def test_attempt_verdict(self) -> None:
+		res = _results({'kunit:h:fan/a': 'pass', 'kunit:h:fan/b': 'fail', 'kunit:h:t': 'fail'})
+		want = lambda k, s, c: c.startswith('fan')	# noqa: E731
+		self.assertEqual(bisect.attempt_verdict(res, want), bisect.FAIL)
+		res = _results({'kunit:h:fan/a': 'pass', 'kunit:h:t': 'fail'})
+		self.assertEqual(bisect.attempt_verdict(res, want), bisect.PASS)
+		self.assertEqual(bisect.attempt_verdict({'suites': []}, want), bisect.UNTESTABLE)
+
+
+if __name__ == '__main__':
+	unittest.main()
+
+
+class SourceFixesTest(unittest.TestCase):
+	"""A release of the tree is tested as it is: fixes omitted by default."""
+
+	def test_release_omits_fixes(self) -> None:
+		from kconform import cli
+		args = cli.parser().parse_args(['run', '--source', 'linux-source-6.1=6.1.190-1'])
+		self.assertEqual(cli._fixes_mode(args), 'omit')
+		args = cli.parser().parse_args(['run', '--source', 'linux-source-6.1', '--fixes', 'apply'])
+		self.assertEqual(cli._fixes_mode(args), 'apply')
+		self.assertEqual(cli._fixes_mode(cli.parser().parse_args(['run'])), 'apply')
+
+	def test_matrix_and_bisect_need_their_inputs(self) -> None:
+		from kconform import cli
+		self.assertEqual(cli.main(['matrix', 'yesterday', '--no-run', '--out',
+					   tempfile.mkdtemp()]), 2)
+		self.assertEqual(cli.main(['bisect', '--case', 'hwmon_max31760.*']), 2)
