@@ -38,6 +38,35 @@ static inline int iter_link(struct bpf_program *prog,
 	return 0;
 }
 
+/*
+ * The three steps a fault-injection case repeats: link @prog, make an
+ * iterator of the link, read it once into @buf. Returns 0 or the -errno
+ * of the first step that failed; *@it (or -1) and *@len (or -2 when no
+ * read was made) say how far it got. The caller closes *@it and
+ * destroys *@link.
+ */
+static inline int iter_link_read_once(struct bpf_program *prog,
+				      union bpf_iter_link_info *linfo,
+				      struct bpf_link **link, void *buf,
+				      size_t size, int *it, ssize_t *len)
+{
+	int ret = iter_link(prog, linfo, link);
+
+	*it = -1;
+	*len = -2;
+	if (!ret) {
+		*it = bpf_iter_create(bpf_link__fd(*link));
+		if (*it < 0)
+			ret = -errno;
+	}
+	if (!ret) {
+		*len = read(*it, buf, size);
+		if (*len < 0)
+			ret = -errno;
+	}
+	return ret;
+}
+
 /* How a read to the end went: read() calls made, and -errno or 0 (EOF). */
 struct iter_end {
 	int reads;

@@ -856,20 +856,9 @@ TEST_F_TIMEOUT(tasks, link_create_and_read_fault_injection, 300)
 	fail_nth = kc_fail_nth_open();
 	ASSERT_GE(fail_nth, 0);
 	for (n = 1; n < 5000; n++) {
-		it = -1;
-		len = -2;
 		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
-		ret = iter_link(self->skel->progs.dump_task, &linfo, &self->link);
-		if (!ret) {
-			it = bpf_iter_create(bpf_link__fd(self->link));
-			if (it < 0)
-				ret = -errno;
-		}
-		if (!ret) {
-			len = read(it, rec, sizeof(rec));
-			if (len < 0)
-				ret = -errno;
-		}
+		ret = iter_link_read_once(self->skel->progs.dump_task, &linfo, &self->link,
+					  rec, sizeof(rec), &it, &len);
 		left = kc_fail_nth_disarm(fail_nth);
 		ASSERT_GE(left, 0);
 		if (ret) {

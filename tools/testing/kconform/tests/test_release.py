@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from kconform import archive, bisect, matrix, suites, tree
 from kconform.model import InputError
@@ -111,18 +111,25 @@ Subject: [PATCH] x
 class LenientDeriveTest(unittest.TestCase):
 	"""A release tree takes the patches that apply and names the others."""
 
-	def test_drops_and_remembers(self) -> None:
+	def setup(self, *patches: Tuple[str, str, str]) -> Tuple[Path, Path, Path]:
+		"""(tmp, repo, pristine): a series of (name, old, new) patches of
+		a.c, which is 'int a; int b; int c;' in the pristine tree."""
 		tmp = Path(tempfile.mkdtemp())
 		self.addCleanup(shutil.rmtree, tmp)
 		repo = tmp / 'repo'
 		(repo / 'patches').mkdir(parents=True)
-		(repo / 'patches/01-ok.patch').write_text(QUILT_FAKE.format(old='b', new='hello'))
-		(repo / 'patches/02-bad.patch').write_text(QUILT_FAKE.format(old='zzz', new='q'))
-		(repo / 'patches/03-ok.patch').write_text(QUILT_FAKE.format(old='hello', new='world'))
-		(repo / 'patches/series').write_text('01-ok.patch\n02-bad.patch\n03-ok.patch\n')
+		for name, old, new in patches:
+			(repo / 'patches' / name).write_text(QUILT_FAKE.format(old=old, new=new))
+		(repo / 'patches/series').write_text(''.join(f'{p[0]}\n' for p in patches))
 		pristine = tmp / 'pristine'
 		pristine.mkdir()
 		(pristine / 'a.c').write_text('int a;\nint b;\nint c;\n')
+		return tmp, repo, pristine
+
+	def test_drops_and_remembers(self) -> None:
+		tmp, repo, pristine = self.setup(('01-ok.patch', 'b', 'hello'),
+						 ('02-bad.patch', 'zzz', 'q'),
+						 ('03-ok.patch', 'hello', 'world'))
 		layout = tree.Layout(repo)
 		src = tree.Source('linux-source-6.1=6.1.190-1', pristine, tmp / 'work',
 				  ident='x', lenient=True)
@@ -136,16 +143,8 @@ class LenientDeriveTest(unittest.TestCase):
 		self.assertEqual(again.dropped, src.dropped)
 
 	def test_last_patch_dropped(self) -> None:
-		tmp = Path(tempfile.mkdtemp())
-		self.addCleanup(shutil.rmtree, tmp)
-		repo = tmp / 'repo'
-		(repo / 'patches').mkdir(parents=True)
-		(repo / 'patches/01-ok.patch').write_text(QUILT_FAKE.format(old='b', new='hello'))
-		(repo / 'patches/02-bad.patch').write_text(QUILT_FAKE.format(old='zzz', new='q'))
-		(repo / 'patches/series').write_text('01-ok.patch\n02-bad.patch\n')
-		pristine = tmp / 'pristine'
-		pristine.mkdir()
-		(pristine / 'a.c').write_text('int a;\nint b;\nint c;\n')
+		tmp, repo, pristine = self.setup(('01-ok.patch', 'b', 'hello'),
+						 ('02-bad.patch', 'zzz', 'q'))
 		src = tree.Source('r', pristine, tmp / 'work', ident='x', lenient=True)
 		tree.derive(tree.Layout(repo), src, tmp)
 		self.assertEqual(list(src.dropped), ['02-bad.patch'])
