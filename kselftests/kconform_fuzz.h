@@ -26,11 +26,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/types.h>
 
 /* 6.1's merge window opened on 2022-10-03. */
 #define KC_DEFAULT_SEED		20221003ULL
@@ -40,7 +40,7 @@
 #define KC_TAINTED		"/proc/sys/kernel/tainted"
 
 struct kc_rng {
-	uint64_t s;
+	__u64 s;
 };
 
 static inline unsigned long long kc_seed(void)
@@ -57,7 +57,7 @@ static inline unsigned long long kc_seed(void)
 		if (!fgets(line, sizeof(line), f))
 			line[0] = '\0';
 		fclose(f);
-		for (p = strtok(line, " \n"); p; p = strtok(NULL, " \n"))
+		for (p = strtok(line, "\n "); p; p = strtok(NULL, "\n "))
 			if (!strncmp(p, "kconform.seed=", 14))
 				return strtoull(p + 14, NULL, 0);
 	}
@@ -65,9 +65,9 @@ static inline unsigned long long kc_seed(void)
 }
 
 /* splitmix64 */
-static inline uint64_t kc_next(struct kc_rng *r)
+static inline __u64 kc_next(struct kc_rng *r)
 {
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+	__u64 z = (r->s += 0x9e3779b97f4a7c15ULL);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -81,7 +81,7 @@ static inline uint64_t kc_next(struct kc_rng *r)
 static inline void kc_rng_init(struct kc_rng *r, const char *name)
 {
 	unsigned long long seed = kc_seed();
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a of the name */
+	__u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a of the name */
 
 	while (*name)
 		h = (h ^ (unsigned char)*name++) * 0x100000001b3ULL;
@@ -92,7 +92,7 @@ static inline void kc_rng_init(struct kc_rng *r, const char *name)
 }
 
 /* Uniform in [0, n), n > 0. */
-static inline uint64_t kc_below(struct kc_rng *r, uint64_t n)
+static inline __u64 kc_below(struct kc_rng *r, __u64 n)
 {
 	return kc_next(r) % n;
 }

@@ -697,7 +697,7 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 			break;
 		case 1:
 			id = kc_pick(&r, ((__u64[]){ procs_id, gone_id,
-						    kc_next(&r) | (1ULL << 62) }));
+					  kc_next(&r) | (1ULL << 62) }));
 			err = fd ? -EINVAL : -ENOENT;
 			break;
 		}
@@ -744,7 +744,7 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 		}
 		if (err) {
 			EXPECT_EQ(NULL, self->h.link)
-				TH_LOG("iteration %d: order %u fd %u id %llu len %u tail %d made a link",
+				TH_LOG("iteration %d: order %u fd %u id %llu len %u tail %d",
 				       i, order, fd, (unsigned long long)id, len, tail);
 			EXPECT_EQ(-err, errno)
 				TH_LOG("iteration %d: order %u fd %u id %llu len %u tail %d: %s",
@@ -792,7 +792,8 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 				for (k = 0; k < n; k++)
 					EXPECT_NE(NULL, bsearch(&got[k], want, w,
 								sizeof(*want), cmp_u64))
-						TH_LOG("iteration %d: visit %d is no cgroup below the start", i, k);
+						TH_LOG("iteration %d: visit %d not below the start",
+						       i, k);
 				if (n == w) {
 					qsort(got, n, sizeof(*got), cmp_u64);
 					EXPECT_EQ(0, memcmp(got, want, n * sizeof(*got)))

@@ -1282,7 +1282,8 @@ static void ur_model(struct ur *u, __u64 flags, __u32 stop_after,
 		}
 		if (cons >= prod)
 			break;
-		hdr = *(volatile __u32 *)(u->data + (cons & (u->size - 1)));
+		hdr = __atomic_load_n((__u32 *)(u->data + (cons & (u->size - 1))),
+				      __ATOMIC_ACQUIRE);
 		len = hdr & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
 		total = (len + BPF_RINGBUF_HDR_SZ + 7) / 8 * 8;
 		if (total > prod - cons) {

@@ -515,7 +515,8 @@ TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
 					  kc_below(&r, 0x10000);
 			} else {
 				type[j] = kc_chance(&r, 85) ?
-					  RTM_BASE + 4 * kc_below(&r, (RTM_MAX - RTM_BASE) / 4) + 2 :
+					  RTM_BASE + 2 +
+					  4 * kc_below(&r, (RTM_MAX - RTM_BASE) / 4) :
 					  kc_below(&r, 0x10000);
 				/* only GET requests: NEW, DEL and SET become GET */
 				if (type[j] >= RTM_BASE && type[j] <= RTM_MAX)
@@ -555,7 +556,7 @@ TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
 			     rep = NLMSG_NEXT(rep, n)) {
 				j = rep->nlmsg_seq - seq0;
 				ASSERT_TRUE(j >= 0 && j < cut)
-					TH_LOG("iteration %d: a reply (type %u) with seq %u, %d messages, cut at %d",
+					TH_LOG("iteration %d: reply %u seq %u, %d msgs, cut %d",
 					       i, rep->nlmsg_type, rep->nlmsg_seq, nmsg, cut);
 				if (rep->nlmsg_type == NLMSG_ERROR) {
 					errs[j]++;
@@ -567,10 +568,12 @@ TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
 					continue;
 				}
 				EXPECT_TRUE(nl_error_documented(k))
-					TH_LOG("iteration %d, message %d (type %#x, flags %#x, proto %d): error %d",
+					TH_LOG("iteration %d, message %d (%#x, %#x, proto %d): %d",
 					       i, j, type[j], flags[j], proto, k);
 				if (!(flags[j] & NLM_F_REQUEST) || type[j] < NLMSG_MIN_TYPE)
-					EXPECT_EQ(0, k) TH_LOG("iteration %d: a non-request answered %d", i, k);
+					EXPECT_EQ(0, k)
+						TH_LOG("iteration %d: non-request answered %d",
+						       i, k);
 			}
 		}
 		EXPECT_EQ(-EAGAIN, n) TH_LOG("iteration %d", i);
@@ -586,7 +589,7 @@ TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
 				       i, j, errs[j], dones[j]);
 			if (flags[j] & NLM_F_ACK)
 				EXPECT_EQ(1, errs[j] + dones[j])
-					TH_LOG("iteration %d, message %d: type %#x flags %#x proto %d",
+					TH_LOG("iteration %d, message %d: %#x %#x proto %d",
 					       i, j, type[j], flags[j], proto);
 		}
 		/* still answers: nlctrl's GETFAMILY, rtnetlink's lo */

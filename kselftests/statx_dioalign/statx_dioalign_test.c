@@ -843,7 +843,7 @@ TEST_F_TIMEOUT(fs, seeded_bad_statx, 300)
 			break;
 		case 5:		/* bad path pointers and strings */
 			name = kc_pick(&r, ((const char *[]){ NULL, (char *)8,
-					page + 4096 - 3, longpath, "" }));
+					    page + 4096 - 3, longpath, "" }));
 			if (name == page + 4096 - 3)
 				memcpy(page + 4096 - 3, "abc", 3);	/* no NUL */
 			break;
@@ -894,7 +894,7 @@ TEST_F_TIMEOUT(fs, seeded_bad_statx, 300)
 			EXPECT_EQ(type, stx.stx_mode & S_IFMT) TH_LOG("iteration %d", i);
 			EXPECT_EQ(!stx.stx_dio_mem_align, !stx.stx_dio_offset_align);
 			if (type == S_IFREG && (mask & STATX_DIOALIGN) &&
-			    (fdkind != 5)) {
+			    fdkind != 5) {
 				expect_dioalign(_metadata, &stx, mem, off);
 			} else {
 				EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN)
