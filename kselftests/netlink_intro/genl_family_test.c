@@ -839,6 +839,19 @@ TEST_F(fam, no_ext_ack_no_tlvs)
  * NLMSGERR_ATTR_OFFS at the attribute and NLMSGERR_ATTR_POLICY with its
  * type and range.
  */
+/* The extended ACK of @nh says @msg and points at the attribute at @offs. */
+static void expect_ext_ack(struct __test_metadata *_metadata,
+			   struct nlmsghdr *nh, const char *msg, __u32 offs)
+{
+	struct nlattr *a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
+
+	ASSERT_NE(a, NULL);
+	EXPECT_STREQ((char *)ATTR_DATA(a), msg);
+	a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
+	ASSERT_NE(a, NULL);
+	EXPECT_EQ(ATTR_U32(a), offs);
+}
+
 TEST_F(fam, range_violation_names_attribute_and_policy)
 {
 	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
@@ -851,12 +864,7 @@ TEST_F(fam, range_violation_names_attribute_and_policy)
 	ASSERT_EQ(transact(self->fd, &self->r, self->buf, sizeof(self->buf)),
 		  -ERANGE);
 	EXPECT_EQ(nh->nlmsg_flags & NLM_F_ACK_TLVS, NLM_F_ACK_TLVS);
-	a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
-	ASSERT_NE(a, NULL);
-	EXPECT_STREQ((char *)ATTR_DATA(a), "integer out of range");
-	a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
-	ASSERT_NE(a, NULL);
-	EXPECT_EQ(ATTR_U32(a), at);
+	expect_ext_ack(_metadata, nh, "integer out of range", at);
 	pol = ack_tlv(nh, NLMSGERR_ATTR_POLICY);
 	ASSERT_NE(pol, NULL);
 	a = nest_attr(pol, NL_POLICY_TYPE_ATTR_TYPE);
@@ -1300,12 +1308,7 @@ TEST_F(fam, nest_of_wrong_type_is_einval)
 	req_nest_end(&self->r, nest);
 	ASSERT_EQ(transact(self->fd, &self->r, self->buf, sizeof(self->buf)),
 		  -EINVAL);
-	a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
-	ASSERT_NE(a, NULL);
-	EXPECT_STREQ((char *)ATTR_DATA(a), "NLA_F_NESTED is missing");
-	a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
-	ASSERT_NE(a, NULL);
-	EXPECT_EQ(ATTR_U32(a), nest);
+	expect_ext_ack(_metadata, nh, "NLA_F_NESTED is missing", nest);
 	a = ack_tlv(nh, NLMSGERR_ATTR_POLICY);
 	ASSERT_NE(a, NULL);
 	EXPECT_EQ(ATTR_U32(nest_attr(a, NL_POLICY_TYPE_ATTR_TYPE)),
@@ -1315,12 +1318,7 @@ TEST_F(fam, nest_of_wrong_type_is_einval)
 	at = req_attr(&self->r, A_ID | NLA_F_NESTED, &two, sizeof(two));
 	ASSERT_EQ(transact(self->fd, &self->r, self->buf, sizeof(self->buf)),
 		  -EINVAL);
-	a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
-	ASSERT_NE(a, NULL);
-	EXPECT_STREQ((char *)ATTR_DATA(a), "NLA_F_NESTED not expected");
-	a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
-	ASSERT_NE(a, NULL);
-	EXPECT_EQ(ATTR_U32(a), at);
+	expect_ext_ack(_metadata, nh, "NLA_F_NESTED not expected", at);
 }
 
 /*
@@ -1339,12 +1337,7 @@ TEST_F(fam, string_without_terminator_is_einval)
 	at = req_attr(&self->r, A_NAME, "kconform", 8);
 	ASSERT_EQ(transact(self->fd, &self->r, self->buf, sizeof(self->buf)),
 		  -EINVAL);
-	a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
-	ASSERT_NE(a, NULL);
-	EXPECT_STREQ((char *)ATTR_DATA(a), "Attribute failed policy validation");
-	a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
-	ASSERT_NE(a, NULL);
-	EXPECT_EQ(ATTR_U32(a), at);
+	expect_ext_ack(_metadata, nh, "Attribute failed policy validation", at);
 	a = ack_tlv(nh, NLMSGERR_ATTR_POLICY);
 	ASSERT_NE(a, NULL);
 	EXPECT_EQ(ATTR_U32(nest_attr(a, NL_POLICY_TYPE_ATTR_TYPE)),
