@@ -5,6 +5,7 @@
  * (progs/userns.bpf.c): while the program is attached, a new user
  * namespace is refused with its -EPERM, except for the creator uid it
  * allows; once its link is gone, unshare(CLONE_NEWUSER) works again.
+ * The program judges only the children of this test's process.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,6 +49,7 @@ FIXTURE_SETUP(userns)
 	ASSERT_EQ(new_userns_as(ALLOWED), 0);
 	self->skel = userns__open_and_load();
 	ASSERT_NE(self->skel, NULL);
+	self->skel->bss->parent_tgid = getpid();
 }
 
 FIXTURE_TEARDOWN(userns)

@@ -144,6 +144,8 @@ def check_inputs(args: argparse.Namespace,
 		raise InputError(str(e)) from None
 	if getattr(args, 'retries', 0) < 0:
 		raise InputError(f'--retries {args.retries}: must be 0 or more')
+	if getattr(args, 'lanes', 1) < 1:
+		raise InputError(f'--lanes {args.lanes}: must be 1 or more')
 	selection = suites.selection(registry, args.suite or [], args.kind or [],
 				     getattr(args, 'case', None) or [])
 	return Inputs(_out_dir(args.out), known, baseline, extras, selection, variant)
@@ -361,7 +363,8 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		f'package-{pkg.release}_{pkg.unpacked.version}' if pkg else variant.name),
 			      inputs.out, args.jobs,
 			      int(args.guest_timeout * variant.timeout_factor),
-			      variant, package=pkg, cmdline=' '.join(params))
+			      variant, package=pkg, cmdline=' '.join(params),
+			      lanes=args.lanes)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(args.kunit_timeout * variant.timeout_factor),
 				 tuple(variant.cmdline.split()))
@@ -812,6 +815,10 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--retries', type=int, default=1, metavar='N',
 			 help='rerun a suite with a failing case N times (default 1)')
 	run.add_argument('--accel', choices=['auto', 'kvm', 'tcg'], default='auto')
+	run.add_argument('--lanes', type=int, default=2, metavar='N',
+			 help='kselftest targets side by side in the boot (default 2, '
+			 'the guest\'s vCPUs; 1: one after the other, which also says '
+			 'which target a kernel report came from)')
 	run.add_argument('--variant', default='default', metavar='NAME',
 			 help='the kernel variant (tools/testing/guest/variants.toml)')
 	run.add_argument('--seeds', default=str(REPO.parent / 'shared' / 'seeds'),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import bench, console, image as package_image, kconfig, proc
+from . import bench, console, image as package_image, kconfig, lanes, proc
 from .model import KconformError, Suite
 from .suites import SuiteSpec
 
@@ -103,6 +103,8 @@ class GuestJob:
 	package: Optional[package_image.Image] = None
 	# kernel command-line parameters the kernel needs for the suites
 	cmdline: str = ''
+	# kselftest targets side by side in one boot (lanes.py)
+	lanes: int = 1
 
 	@property
 	def image(self) -> Path:
@@ -410,19 +412,24 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	 echo: bool = False, run_list: Optional[Sequence[str]] = None,
 	 log_name: str = 'guest-console.log') -> List[Suite]:
 	"""One boot of the kselftests; run_list (`target` or `target:program`
-	entries) limits what run_kselftest.sh runs."""
+	entries) limits what run_kselftest.sh runs. The targets run side by
+	side in job.lanes lanes (lanes.py), those of `alone` suites first."""
 	parts = [CMDLINE, job.variant.cmdline, job.cmdline] + \
 		[s.cmdline for s in specs if s.cmdline]
 	parts.append(seed_arg())
-	expected = targets(specs)
-	if run_list is not None:
-		parts.append('kconform.run=' + ','.join(run_list))
-		expected = sorted({e.split(':')[0] for e in run_list})
+	entries = list(run_list) if run_list is not None else targets(specs)
+	plan = lanes.plan(entries, [s.kselftest for s in specs if s.alone and s.kselftest],
+			  job.lanes, lanes.load_seconds(job.build_dir))
+	if plan.lanes or run_list is not None:
+		parts += plan.cmdline()
 	r = proc.run(qemu_argv(job, accel, ' '.join(p for p in parts if p)),
 		     job.out / log_name,
 		     job.timeout, echo=echo)
-	return console.suites_from_console(r.lines, 'kselftest', expected,
-					   r.timed_out, '<guest boot>', r.times)
+	out = lanes.suites(r.lines, r.times, plan, r.timed_out)
+	lanes.save_seconds(job.build_dir, lanes.seconds_of(
+		[(s.name, [c.duration_s for c in s.cases if c.duration_s is not None])
+		 for s in out if not s.name.startswith('<')]))
+	return out
 
 
 # The benchmarks boot the variant's kernel (no kernel of their own) with

@@ -25,6 +25,18 @@ _TIMESTAMP = re.compile(r'^' + _PREFIX + r'\s?')
 # A kernel line glued to the end of a partial line on the serial console
 # ("ok 3 test_x[   12.345] random: ..."): the line is cut before it.
 _GLUED = re.compile(r'(?<=[^\]])(?=' + _PREFIX + r' )')
+
+
+def is_kernel_line(text: str) -> bool:
+	"""A printk line: it starts with printk's prefix."""
+	return bool(_TIMESTAMP.match(text))
+
+
+def split_glued(text: str) -> List[str]:
+	"""A line, then each kernel line glued to its end (see clean())."""
+	return _GLUED.split(text)
+
+
 _HEADER = re.compile(r'^K?TAP version \d+\s*$')
 # "1..0 # SKIP reason" is what ksft_exit_skip() prints for a program that
 # skips as a whole.

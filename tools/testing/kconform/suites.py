@@ -46,6 +46,8 @@ class SuiteSpec:
 	needs: Tuple[Tuple[str, str], ...] = field(default=())
 	bench_cmdline: str = ''
 	patches: Tuple[str, ...] = field(default=())	# series globs it needs
+	# why its kselftest target must not run beside others ('' if it may)
+	alone: str = ''
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -72,7 +74,8 @@ def load(repo: Path) -> List[SuiteSpec]:
 			modules=tuple(str(m) for m in entry.get('modules', [])),
 			needs=tuple((str(n[0]), str(n[1])) for n in entry.get('needs', [])),
 			bench_cmdline=str(entry.get('bench_cmdline', '')),
-			patches=tuple(str(g) for g in entry.get('patches', []))))
+			patches=tuple(str(g) for g in entry.get('patches', [])),
+			alone=str(entry.get('alone', ''))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
