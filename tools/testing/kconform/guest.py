@@ -238,6 +238,11 @@ def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 	return key
 
 
+# The guest's own scripts (tools/testing/guest/): where each goes.
+GUEST_FILES = {'init': 'init', 'bin/kconform-timeout': 'timeout',
+	       'bin/kconform-gcov': 'gcov', 'usr/bin/perl': 'perl'}
+
+
 def userspace_key(job: GuestJob, build: Optional[str], digest: str,
 		  specs: Sequence[SuiteSpec]) -> Optional[str]:
 	"""What the installed tests and the initramfs depend on beyond the
@@ -245,8 +250,7 @@ def userspace_key(job: GuestJob, build: Optional[str], digest: str,
 	benches, init, and Debian's packages."""
 	if build is None:
 		return None
-	guest_files = [job.repo / 'tools/testing/guest' / f
-		       for f in ('init', 'timeout', 'gcov')]
+	guest_files = [job.repo / 'tools/testing/guest' / f for f in GUEST_FILES.values()]
 	status = Path('/var/lib/dpkg/status')
 	return _digest(build, digest, ' '.join(targets(specs)),
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
@@ -318,15 +322,9 @@ def make_initramfs(job: GuestJob, installed: Path,
 	if not BUSYBOX.exists():
 		raise KconformError(f'{BUSYBOX} is missing: install busybox-static')
 	shutil.copy2(BUSYBOX, root / 'bin/busybox')
-	init = root / 'init'
-	shutil.copyfile(job.repo / 'tools/testing/guest/init', init)
-	init.chmod(0o755)
-	wrapper = root / 'bin/kconform-timeout'
-	shutil.copyfile(job.repo / 'tools/testing/guest/timeout', wrapper)
-	wrapper.chmod(0o755)
-	gcov = root / 'bin/kconform-gcov'
-	shutil.copyfile(job.repo / 'tools/testing/guest/gcov', gcov)
-	gcov.chmod(0o755)
+	for dest, name in GUEST_FILES.items():
+		shutil.copyfile(job.repo / 'tools/testing/guest' / name, root / dest)
+		(root / dest).chmod(0o755)
 	shutil.copytree(installed, root / 'kselftest', symlinks=True)
 	# What init runs under kconform.bench: "<target> <program>" lines.
 	(root / 'kselftest/kconform-benches').write_text(''.join(
