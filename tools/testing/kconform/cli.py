@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (archive, bench, bisect, console, coverage, deps, export, fixes, gate, guest,
-	       image, kcidb, kunitrun, listing, matrix, proc, report, suites, tree)
+from . import (archive, bench, bisect, console, deps, export, fixes, gate, guest,
+	       image, kcidb, kernels, kunitrun, listing, matrix, proc, report, suites, tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -288,16 +288,12 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	sel = inputs.selection
 	specs = sel.specs
 	kinds = sel.kinds
-	pkg: Optional[image.Image] = None
-	if args.image:
-		with st.stage('fetch', f'kernel package {args.image} (apt-get download, '
-			      'unpacked in the cache, not installed)'):
-			pkg = image.fetch(args.image, cache_dir(), inputs.out)
+	kern = kernels.choose(args.image, inputs.variant, cache_dir(), inputs.out, st)
 	src = _source(args, inputs.out, inputs.extras, st)
 	rep.kernel['source'] = src.name
 	layout = tree.Layout(REPO)
 	fix_list = fixes.load(layout.patches, layout.series())
-	if rep.kernel['fixes'] == 'omit' and pkg is None:
+	if not kern.tree_fixes(rep.kernel['fixes']):
 		src.omit = tuple(f.patch for f in fix_list)
 	try:
 		with st.stage('patch', f'series + overlays onto {src.name}'):
@@ -310,12 +306,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		results += _failed(specs, kinds, str(e))
 		return
 	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
-	if pkg is not None:
-		# the tree gives the kselftests and their uapi headers only
-		rep.kernel.update(source=pkg.name, version=pkg.kernel_version,
-				  package={'asked': args.image, 'name': pkg.unpacked.package,
-					   'version': pkg.unpacked.version,
-					   'release': pkg.release, 'tests_from': src.name})
+	kern.describe(rep.kernel)
 
 	if src.dropped:
 		rep.kernel['dropped_patches'] = dict(src.dropped)
@@ -332,14 +323,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 			present.append(spec)
 	# What the kernel cannot run (a package's: its config-*), by name.
 	available = [s for s in registry if not lacking[s.name]]
-	nas, params = image.plan(REPO, available, suites.KINDS, pkg.config(),
-				 pkg.name) if pkg else ([], [])
-	if pkg is not None:
-		# the KUnit boot (kunit.py exec) is of a kernel we build
-		nas += [image.NotApplicable('kunit', n, '*', f'not applicable to {pkg.name}: '
-					    'KUnit suites boot our own build (kunit.py exec)')
-			for s in available for n in s.kunit
-			if not image.whole(nas, 'kunit', n)]
+	nas, params = kern.plan(REPO, available, suites.KINDS)
 	# a target that cannot run is not built, whatever the selection
 	available = [s for s in available
 		     if not (s.kselftest and image.whole(nas, 'kselftest', s.kselftest))]
@@ -356,48 +340,23 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	for n in nas:
 		print(f'kconform: {n.kind}:{n.suite}:{n.glob}: {n.reason}', flush=True)
 	variant = inputs.variant
-	rep.kernel['variant'] = variant.name
 	build_root = src.work / 'build'
 	_migrate(build_root)
-	gjob = guest.GuestJob(REPO, src.tree, build_root / (
-		f'package-{pkg.release}_{pkg.unpacked.version}' if pkg else variant.name),
+	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
 			      inputs.out, args.jobs,
 			      int(args.guest_timeout * variant.timeout_factor),
-			      variant, package=pkg, cmdline=' '.join(params),
-			      lanes=args.lanes)
+			      variant, cmdline=' '.join(params), lanes=args.lanes)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(args.kunit_timeout * variant.timeout_factor),
 				 tuple(variant.cmdline.split()))
-	if variant.coverage:
-		gjob.make_vars = coverage.make_vars(coverage.profiled(
-			coverage.load(REPO), coverage.patch_files(layout.patches,
-								  layout.series())))
-		kjob.initrd = coverage.initramfs(REPO, gjob.build_dir)
+	kern.prepare(REPO, gjob, kjob, layout.patches, layout.series())
 	built = False
 	key: Optional[str] = None
-	if pkg is not None and (gs_specs or bn_specs):
+	if ku_specs or gs_specs or bn_specs:
 		try:
-			with st.stage('kernel', f'{pkg.name}, not built: the tree\'s uapi '
-				      'headers, the package\'s vmlinux (BTF)'):
-				key = guest.package_kernel(gjob, src.state(tree.series_digest(
-					layout, src, selftests=False)))
-			built = True
-		except KconformError as e:
-			rep.errors.append(str(e))
-			results += _failed(gs_specs + bn_specs, kinds, str(e))
-	elif ku_specs or gs_specs or bn_specs:
-		try:
-			with st.stage('configure', f'{variant.name} kernel config'):
-				# Every present suite, whatever --suite says: one
-				# kernel per variant, not one per selection.
-				guest.configure(gjob, [s for s in registry
-						       if not lacking[s.name]])
-			key = guest.build_key(gjob, src.state(tree.series_digest(
-				layout, src, selftests=False)))
-			with st.stage('build', f'{variant.name} kernel (log: guest-build.log)'):
-				if not guest.build(gjob, key):
-					print('kconform: build: unchanged (tree, .config and '
-					      'toolchain as last built)', flush=True)
+			key = kern.obtain(gjob, [s for s in registry if not lacking[s.name]],
+					  src.state(tree.series_digest(layout, src,
+								       selftests=False)), st)
 			built = True
 		except KconformError as e:
 			rep.errors.append(str(e))
@@ -474,17 +433,9 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 		results[:] = image.mark(gate.merge_rerun(
 			results, [s for s in again if (s.kind, s.name) in redo]),
 			nas, image.listed(REPO, nas))
-	if variant.coverage and built:
-		with st.stage('coverage', 'gcov data -> lcov report, per seed table'):
-			got, rep.coverage_lines = coverage.collect(
-				REPO, inputs.out, gjob.build_dir, src.tree,
-				Path(args.seeds), layout.patches, layout.series())
-			rep.coverage = [r.to_json() for r in got]
-			why = coverage.screenshot(inputs.out / 'html/index.html',
-						  inputs.out / 'screenshot.png')
-			print('kconform: coverage: ' + (f'no screenshot: {why}' if why else
-			      f'screenshot of the report: {inputs.out / "screenshot.png"}'),
-			      flush=True)
+	if built:
+		kern.collect(REPO, inputs.out, gjob, src.tree, Path(args.seeds),
+			     layout.patches, layout.series(), rep, st)
 
 
 def _migrate(build_root: Path) -> None:
