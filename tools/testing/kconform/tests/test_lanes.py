@@ -126,6 +126,12 @@ class DemuxTest(unittest.TestCase):
 			self.assertEqual(got[name].status, Status.FAIL, name)
 			self.assertIn('did not appear', got[name].message)
 
+	def test_nothing_alone_is_no_missing_tap(self) -> None:
+		begin = self.raw.index(lanes.LANES_BEGIN)
+		raw = self.raw[:2] + self.raw[begin:]
+		got = by_name(lanes.suites(raw, [], lanes.Plan([], self.plan.lanes), False))
+		self.assertEqual(set(got), {'statx_dioalign', 'tcp_ehash', 'netlink_intro'})
+
 	def test_reports_of_two_streams_make_one_guest_boot_suite(self) -> None:
 		# one between the two lanes' suites (both lanes see it, neither
 		# suite was running), one after the lanes
