@@ -501,7 +501,7 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 		rep.errors.append(str(e))
 		fix_list = []
 	applied = rep.kernel.get('fixes', 'apply') == 'apply'
-	rep.fixes = fixes.verdicts(fix_list, results, applied)
+	rep.fixes = fixes.verdicts(fix_list, results, applied, 'package' in rep.kernel)
 	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
 			      rep.kernel.get('version', '?'), rep.accel,
 			      getattr(args, 'fail_on_flaky', False),

@@ -11,6 +11,7 @@ with its fix applied is a failure, as any case.
 from __future__ import annotations
 
 import fnmatch
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,9 @@ class Fix:
 	# say whether it carries the bug, whatever the series does.
 	distro: str = ''
 	distro_guards: Tuple[str, ...] = ()
+	# the patch changes only the tree's tools/ (a library the kselftests
+	# link): on a package's kernel its guards say nothing of the kernel
+	tools_only: bool = False
 
 	def guards_case(self, key: Key, globs: Optional[Sequence[str]] = None) -> bool:
 		for glob in self.guards if globs is None else globs:
@@ -68,21 +72,32 @@ def load(patches: Path, series: Sequence[str]) -> List[Fix]:
 		if bool(entry.get('distro')) != bool(entry.get('distro_guards')):
 			raise KconformError(f'{path}: [{patch}] distro and distro_guards '
 					    'go together')
+		try:
+			files = re.findall(r'^\+\+\+ b/(\S+)', (patches / patch).read_text(),
+					   re.M)
+		except OSError as e:
+			raise KconformError(f'{path}: [{patch}]: {e}') from e
 		out.append(Fix(patch, str(entry['upstream']), str(entry['effect']),
 			       tuple(str(g) for g in entry['guards']),
 			       str(entry.get('note', '')), str(entry.get('distro', '')),
-			       tuple(str(g) for g in entry.get('distro_guards', []))))
+			       tuple(str(g) for g in entry.get('distro_guards', [])),
+			       bool(files) and all(f.startswith('tools/') for f in files)))
 	return out
 
 
 def verdicts(fixes: Sequence[Fix], suites: Sequence[Suite],
-	     applied: bool) -> List[Dict[str, Any]]:
+	     applied: bool, package: bool = False) -> List[Dict[str, Any]]:
 	"""Per fix: patch, upstream, effect, guards (the cases seen), applied,
 	verdict (carries the bug / fixed / not determined / guard fails with
-	the fix applied)."""
+	the fix applied). On a package's kernel (its tree only builds the
+	kselftests) a fix of the tree's tools/ is not determined."""
 	out = []
 	for fix in fixes:
 		out.append(_verdict(fix, suites, applied, fix.guards))
+		if package and fix.tools_only:
+			out[-1].update(verdict=UNKNOWN, failing=[], note=(
+				"a fix of the tree's tools/, which the kselftests link; "
+				"the package's kernel has nothing of it"))
 		if fix.distro_guards:
 			out.append(_verdict(fix, suites, False, fix.distro_guards, True))
 			out[-1]['component'] = fix.distro

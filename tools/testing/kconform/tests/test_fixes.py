@@ -99,8 +99,27 @@ class FixesTest(unittest.TestCase):
 		self.assertNotEqual(tree.series_digest(LAYOUT, src), with_fixes)
 
 
-if __name__ == '__main__':
-	unittest.main()
+
+class PackageTest(unittest.TestCase):
+
+	def test_a_tools_fix_is_not_determined_on_a_package_kernel(self) -> None:
+		by = {f.patch[:4]: f for f in fix_list()}
+		self.assertTrue(by['0403'].tools_only)
+		self.assertFalse(by['0304'].tools_only)
+		guard = 'user_ringbuf_test/urb.blocking_forever_partial_space'
+		run = [Suite('bpf_user_ringbuf', 'kselftest', [
+			Case(guard, Status.PASS),
+			Case('user_ringbuf_test_debian_libbpf/urb.blocking_forever_partial_space',
+			     Status.FAIL)])]
+		got = [(f['patch'][:4], f.get('component', ''), f['verdict'])
+		       for f in fixes.verdicts(fix_list(), run, False, package=True)
+		       if f['patch'].startswith('0403')]
+		self.assertEqual(got, [('0403', '', fixes.UNKNOWN),
+				       ('0403', "Debian's libbpf", fixes.CARRIES)])
+		# the tree's own run: the tree's libbpf has the fix
+		got = [f['verdict'] for f in fixes.verdicts(fix_list(), run, True)
+		       if f['patch'].startswith('0403')]
+		self.assertEqual(got, [fixes.FIXED, fixes.CARRIES])
 
 
 URB = 'user_ringbuf_test/urb.blocking_forever_partial_space'
@@ -151,3 +170,7 @@ class DistroLibraryTest(unittest.TestCase):
 		v = gate.decide(run, [], None, TODAY,
 				findings=fixes.findings(fix_list(), run, applied=True))
 		self.assertFalse(v.ok)
+
+
+if __name__ == '__main__':
+	unittest.main()
