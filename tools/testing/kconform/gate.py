@@ -184,7 +184,7 @@ class Verdict:
 				     ('fixed: remove this entry', self.fixed),
 				     ('flaky' + (' (fails the gate)' if self.fail_on_flaky
 						 else ''), self.flaky),
-				     ('the tree carries a fixed bug', self.carried),
+				     ('finding, a bug the series fixes (not a failure)', self.carried),
 				     ('new failure', self.new_failures),
 				     ('new pass', self.new_passes),
 				     ('appeared', self.appeared),
