@@ -105,7 +105,16 @@ static inline int kc_chance(struct kc_rng *r, unsigned int pct)
 
 #define kc_pick(r, arr) ((arr)[kc_below((r), sizeof(arr) / sizeof((arr)[0]))])
 
-/* /proc/sys/kernel/tainted: a WARN, an oops, a BUG set bits here. */
+/*
+ * The bits of /proc/sys/kernel/tainted that say the kernel found trouble
+ * (Documentation/admin-guide/tainted-kernels.rst): M machine check, B bad
+ * page, D died (oops, BUG), W warning, L soft lockup. The others say what
+ * was loaded (O, E: a test module another target loads meanwhile).
+ */
+#define KC_TAINT_TROUBLE	((1L << 4) | (1L << 5) | (1L << 7) | (1L << 9) | \
+				 (1L << 14))
+
+/* The trouble bits of /proc/sys/kernel/tainted, or -1. */
 static inline long kc_tainted(void)
 {
 	char buf[32] = "";
@@ -115,7 +124,7 @@ static inline long kc_tainted(void)
 	fd = open(KC_TAINTED, O_RDONLY);
 	if (fd >= 0) {
 		if (read(fd, buf, sizeof(buf) - 1) > 0)
-			val = strtol(buf, NULL, 10);
+			val = strtol(buf, NULL, 10) & KC_TAINT_TROUBLE;
 		close(fd);
 	}
 	return val;

@@ -310,19 +310,25 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 
 	if src.dropped:
 		rep.kernel['dropped_patches'] = dict(src.dropped)
-	lacking = {s.name: suites.not_applicable(
+	# A kind of a suite that cannot run on the tree (its kernel code
+	# missing, a hook patch it needs dropped) is reported and taken off
+	# the suite; what is left is configured, built and run.
+	why = {s.name: suites.not_applicable(
 		s, tree.missing_code(src.tree, list(s.requires)), src.dropped)
 		for s in registry}
 	present = []
 	for spec in specs:
-		if lacking[spec.name]:
-			print(f'kconform: {spec.name}: not applicable to {src.name}: '
-			      f'{lacking[spec.name]}', flush=True)
-			results += _not_applicable(spec, kinds, lacking[spec.name])
-		else:
-			present.append(spec)
+		for kind, reason in why[spec.name].items():
+			print(f'kconform: {spec.name} ({kind}): not applicable to '
+			      f'{src.name}: {reason}', flush=True)
+			results += _not_applicable(spec, [k for k in kinds if k == kind], reason)
+		left = suites.without(spec, why[spec.name])
+		if left.kunit or left.kselftest:
+			present.append(left)
+	runnable = [left for left in (suites.without(s, why[s.name]) for s in registry)
+		    if left.kunit or left.kselftest]
 	# What the kernel cannot run (a package's: its config-*), by name.
-	available = [s for s in registry if not lacking[s.name]]
+	available = list(runnable)
 	nas, params = kern.plan(REPO, available, suites.KINDS)
 	# a target that cannot run is not built, whatever the selection
 	available = [s for s in available
@@ -354,7 +360,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	key: Optional[str] = None
 	if ku_specs or gs_specs or bn_specs:
 		try:
-			key = kern.obtain(gjob, [s for s in registry if not lacking[s.name]],
+			key = kern.obtain(gjob, runnable,
 					  src.state(tree.series_digest(layout, src,
 								       selftests=False)), st)
 			built = True

@@ -17,11 +17,12 @@ must load or have.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .model import InputError, KconformError, Suite
 
@@ -45,7 +46,8 @@ class SuiteSpec:
 	# a config line, or what only our own kernel build makes (text)
 	needs: Tuple[Tuple[str, str], ...] = field(default=())
 	bench_cmdline: str = ''
-	patches: Tuple[str, ...] = field(default=())	# series globs it needs
+	# (kind, series glob): the hook patches a kind of it needs
+	patches: Tuple[Tuple[str, str], ...] = field(default=())
 	# why its kselftest target must not run beside others ('' if it may)
 	alone: str = ''
 
@@ -74,7 +76,7 @@ def load(repo: Path) -> List[SuiteSpec]:
 			modules=tuple(str(m) for m in entry.get('modules', [])),
 			needs=tuple((str(n[0]), str(n[1])) for n in entry.get('needs', [])),
 			bench_cmdline=str(entry.get('bench_cmdline', '')),
-			patches=tuple(str(g) for g in entry.get('patches', [])),
+			patches=_patches(name, entry.get('patches', {})),
 			alone=str(entry.get('alone', ''))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
@@ -85,15 +87,40 @@ def load(repo: Path) -> List[SuiteSpec]:
 	return specs
 
 
+def _patches(name: str, value: object) -> Tuple[Tuple[str, str], ...]:
+	if not isinstance(value, dict) or not set(value) <= set(KINDS) or \
+			not all(isinstance(v, list) for v in value.values()):
+		raise KconformError(f'suites.toml: [{name}] patches must be '
+				    '{kunit = [glob, ...], kselftest = [glob, ...]}')
+	return tuple((str(k), str(g)) for k, globs in value.items() for g in globs)
+
+
 def not_applicable(spec: SuiteSpec, lacking: Sequence[str],
-		   dropped: Dict[str, str]) -> str:
-	"""Why a suite cannot run on this tree ('' when it can): its kernel
-	code is missing, or a patch it needs does not apply."""
-	why = [f'patch {p} does not apply ({r})' for p, r in dropped.items()
-	       if any(fnmatch.fnmatchcase(p, g) for g in spec.patches)]
-	if lacking:
-		why.insert(0, 'its kernel code is missing: ' + '; '.join(lacking))
-	return '; '.join(why)
+		   dropped: Dict[str, str]) -> Dict[str, str]:
+	"""Why each kind of a suite cannot run on this tree (none when it
+	can): its kernel code is missing, or a patch that kind needs does
+	not apply."""
+	out = {}
+	for kind in [k for k, has in (('kunit', spec.kunit), ('kselftest', spec.kselftest))
+		     if has]:
+		why = [f'patch {p} does not apply ({r})' for p, r in dropped.items()
+		       if any(k == kind and fnmatch.fnmatchcase(p, g) for k, g in spec.patches)]
+		if lacking:
+			why.insert(0, 'its kernel code is missing: ' + '; '.join(lacking))
+		if why:
+			out[kind] = '; '.join(why)
+	return out
+
+
+def without(spec: SuiteSpec, kinds: Iterable[str]) -> SuiteSpec:
+	"""The suite without these kinds (not applicable to the tree): what
+	is left is configured, built and run as any suite."""
+	gone = set(kinds)
+	return dataclasses.replace(
+		spec, kunitconfig=None if 'kunit' in gone else spec.kunitconfig,
+		kunit=() if 'kunit' in gone else spec.kunit,
+		kselftest=None if 'kselftest' in gone else spec.kselftest,
+		bench=() if 'kselftest' in gone else spec.bench)
 
 
 def select(specs: Sequence[SuiteSpec], names: Sequence[str]) -> List[SuiteSpec]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from kconform import archive, bisect, matrix, suites, tree
-from kconform.model import InputError
+from kconform.model import InputError, KconformError
 
 DATA = Path(__file__).parent / 'test_data'
 
@@ -74,21 +74,35 @@ class ReleaseTest(unittest.TestCase):
 				 'does not apply (see patch.log)')
 
 	def test_not_applicable(self) -> None:
-		spec = suites.SuiteSpec('tcp_ehash', None, ('tcp_ehash',), None,
-					patches=('0001-*', '0002-*'))
+		spec = suites.SuiteSpec('tcp_ehash', None, ('tcp_ehash',), 'tcp_ehash',
+					patches=(('kunit', '0001-*'), ('kunit', '0002-*')))
 		dropped = {'0001-tcp-x.patch': 'net/ipv4/tcp_ipv4.c: 1 out of 3 hunks',
 			   '0101-of.patch': 'y'}
-		self.assertEqual(suites.not_applicable(spec, [], dropped),
-				 'patch 0001-tcp-x.patch does not apply (net/ipv4/tcp_ipv4.c: 1 out of 3 hunks)')
-		self.assertEqual(suites.not_applicable(spec, ['a.c does not exist'], {}),
-				 'its kernel code is missing: a.c does not exist')
-		self.assertEqual(suites.not_applicable(spec, [], {'0101-of.patch': 'y'}), '')
+		# the KUnit part needs the hook; the kselftest runs without it
+		self.assertEqual(suites.not_applicable(spec, [], dropped), {
+			'kunit': 'patch 0001-tcp-x.patch does not apply '
+			'(net/ipv4/tcp_ipv4.c: 1 out of 3 hunks)'})
+		self.assertEqual(suites.not_applicable(spec, ['a.c does not exist'], {}), {
+			'kunit': 'its kernel code is missing: a.c does not exist',
+			'kselftest': 'its kernel code is missing: a.c does not exist'})
+		self.assertEqual(suites.not_applicable(spec, [], {'0101-of.patch': 'y'}), {})
+		left = suites.without(spec, suites.not_applicable(spec, [], dropped))
+		self.assertEqual((left.kunit, left.kunitconfig, left.kselftest),
+				 ((), None, 'tcp_ehash'))
+
+	def test_patches_by_kind_only(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			(Path(d) / 'kselftests/x').mkdir(parents=True)
+			for bad in ('["0001-*"]', '{bench = ["0001-*"]}', '{kunit = "0001-*"}'):
+				(Path(d) / 'suites.toml').write_text(f'[x]\npatches = {bad}\n')
+				with self.assertRaisesRegex(KconformError, 'patches must be'):
+					suites.load(Path(d))
 
 	def test_registry_globs_name_real_patches(self) -> None:
 		repo = Path(__file__).resolve().parents[4]
 		names = tree.Layout(repo).series()
 		for spec in suites.load(repo):
-			for glob in spec.patches:
+			for _, glob in spec.patches:
 				self.assertTrue(any(__import__('fnmatch').fnmatchcase(n, glob)
 						    for n in names), f'{spec.name}: {glob}')
 
