@@ -148,10 +148,11 @@ def sha256(path: Path) -> str:
 SELFTESTS = 'tools/testing/selftests/'
 
 
-def series_digest(layout: Layout, src: Source, selftests: bool = True) -> str:
+def series_digest(layout: Layout, src: Source, selftests: bool = True,
+		  overlays: bool = True) -> str:
 	"""Content hash of everything the patched tree is made from; without
 	the kselftest overlays (selftests=False), of what the kernel is made
-	from."""
+	from; without any overlay (overlays=False), of the patches alone."""
 	h = hashlib.sha256()
 	h.update(f'source {src.name}\n'.encode())
 	h.update((layout.patches / 'series').read_bytes())
@@ -161,7 +162,7 @@ def series_digest(layout: Layout, src: Source, selftests: bool = True) -> str:
 			continue
 		h.update(f'patch {name}\n'.encode())
 		h.update((layout.patches / name).read_bytes())
-	for f, dest in layout.overlays():
+	for f, dest in layout.overlays() if overlays else ():
 		if selftests or not dest.startswith(SELFTESTS):
 			h.update(f'overlay {dest}\n'.encode())
 			h.update(f.read_bytes())
@@ -215,21 +216,17 @@ def _rejects(staging: Path) -> str:
 	return '\n'.join(parts)[:6000]
 
 
-def _selftest_overlays(layout: Layout) -> Dict[str, Path]:
-	return {dest: f for f, dest in layout.overlays() if dest.startswith(SELFTESTS)}
-
-
-def _resync_selftests(layout: Layout, src: Source, stamp: Path,
-		      kernel: str) -> bool:
-	"""When only kselftest overlays changed since the last derivation,
-	write those into the tree in place (seconds, not a copy of the
-	tree). False when the kernel part changed or a file would be lost."""
+def _resync_overlays(layout: Layout, src: Source, stamp: Path,
+		     patches: str) -> bool:
+	"""When only overlays (kunit/, kselftests/) changed since the last
+	derivation, write those into the tree in place (seconds, not a copy
+	of the tree). False when a patch changed or a file would be lost."""
 	if not (stamp.exists() and src.tree.is_dir()):
 		return False
 	lines = stamp.read_text().splitlines()
-	if len(lines) < 2 or lines[1] != kernel:
+	if len(lines) < 2 or lines[1] != patches:
 		return False
-	now = _selftest_overlays(layout)
+	now = dict((dest, f) for f, dest in layout.overlays())
 	for dest in lines[2:]:
 		if dest not in now:
 			if (src.pristine / dest).exists():
@@ -250,20 +247,20 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 
 	Returns (digest, changed). Raises KconformError naming the patch that
 	does not apply, with its rejected hunks; the build tree is then left
-	as it was. The stamp holds the digest, the kernel part's digest and
-	the kselftest overlays written, so a change to kselftests/ alone is
+	as it was. The stamp holds the digest, the patches' digest and
+	the overlays written, so a change to kunit/ or kselftests/ alone is
 	written in place.
 	"""
 	digest = series_digest(layout, src)
-	kernel = series_digest(layout, src, selftests=False)
 	stamp = src.work / 'stamp'
 	dropped = src.work / 'dropped.json'
 	if stamp.exists() and stamp.read_text().split('\n', 1)[0] == digest \
 			and src.tree.is_dir():
 		src.dropped = _read_dropped(dropped)
 		return digest, False
-	manifest = '\n'.join([digest, kernel, *_selftest_overlays(layout)]) + '\n'
-	if _resync_selftests(layout, src, stamp, kernel):
+	patches = series_digest(layout, src, overlays=False)
+	manifest = '\n'.join([digest, patches, *(d for _, d in layout.overlays())]) + '\n'
+	if _resync_overlays(layout, src, stamp, patches):
 		src.dropped = _read_dropped(dropped)
 		stamp.write_text(manifest)
 		return digest, True

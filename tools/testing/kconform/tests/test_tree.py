@@ -91,7 +91,7 @@ class DeriveTest(unittest.TestCase):
 		self.assertTrue(changed)
 		self.assertEqual(z.stat().st_mtime_ns, old)
 
-	def test_a_kselftest_change_is_written_in_place(self) -> None:
+	def test_an_overlay_change_is_written_in_place(self) -> None:
 		self.write_series(PATCH_OK)
 		tree.derive(self.layout, self.src, self.tmp / 'log')
 		kernel = tree.series_digest(self.layout, self.src, selftests=False)
@@ -114,12 +114,22 @@ class DeriveTest(unittest.TestCase):
 		tree.derive(self.layout, self.src, self.tmp / 'log')
 		self.assertFalse((t / 'new.c').exists())
 		self.assertEqual(tree.derive(self.layout, self.src, self.tmp / 'log')[1], False)
-		# A kernel-side change takes the whole way again.
+		# A KUnit test file is written in place too; it is the kernel's
+		self.assertEqual(tree.series_digest(self.layout, self.src, selftests=False),
+				 kernel)
 		(self.repo / 'kunit/lib/demo_test.c').write_text('// test 3\n')
 		self.assertNotEqual(tree.series_digest(self.layout, self.src, selftests=False),
 				    kernel)
-		tree.derive(self.layout, self.src, self.tmp / 'log')
+		(self.pristine / 'a.c').rename(self.tmp / 'a.c')
+		try:
+			self.assertTrue(tree.derive(self.layout, self.src, self.tmp / 'log')[1])
+		finally:
+			(self.tmp / 'a.c').rename(self.pristine / 'a.c')
 		self.assertEqual((self.src.tree / 'lib/demo_test.c').read_text(), '// test 3\n')
+		# a patch that changed takes the whole way again
+		self.write_series(PATCH_OK.replace('int hello;', 'int hullo;'))
+		tree.derive(self.layout, self.src, self.tmp / 'log')
+		self.assertIn('int hullo;', (self.src.tree / 'a.c').read_text())
 
 	def test_patch_that_does_not_apply_is_named_with_its_hunk(self) -> None:
 		self.write_series(PATCH_OK)
