@@ -814,16 +814,20 @@ TEST_F(fam, getpolicy_for_one_op)
 
 /*
  * GETPOLICY's start: a family by name works as by id; no family is
- * EINVAL, an unknown name or id ENOENT, an op the family lacks ENOENT
- * with the extended ACK's offset at CTRL_ATTR_OP. These are answered by
- * NLMSG_ERROR, not NLMSG_DONE: the dump never starts.
+ * EINVAL, an unknown name or id ENOENT, an op the family lacks ENOENT.
+ * These are answered by NLMSG_ERROR, not NLMSG_DONE: the dump never
+ * starts. Pinned to 6.1.192: the unknown op's error has no extended
+ * ACK (no OFFS), although ctrl_dumppolicy_start() marks CTRL_ATTR_OP
+ * with NL_SET_BAD_ATTR(): cb->extack is NULL while a dump's start
+ * runs (__netlink_dump_start() clears the callback, netlink_dump() sets
+ * cb->extack only around the dump itself).
  */
 TEST_F(fam, getpolicy_errors)
 {
 	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
 	__u16 none = 0xfff0;
 	__u32 op = 99;
-	int at, msgs = 0, done = 0;
+	int msgs = 0, done = 0;
 	ssize_t n;
 
 	ASSERT_EQ(set_opt(self->fd, NETLINK_EXT_ACK, 1), 0);
@@ -865,12 +869,11 @@ TEST_F(fam, getpolicy_errors)
 	genl_req(&self->r, CTRL_CMD_GETPOLICY, NLM_F_DUMP);
 	req_attr(&self->r, CTRL_ATTR_FAMILY_ID, &self->f.id,
 		 sizeof(self->f.id));
-	at = req_attr(&self->r, CTRL_ATTR_OP, &op, sizeof(op));
+	req_attr(&self->r, CTRL_ATTR_OP, &op, sizeof(op));
 	ASSERT_EQ(transact(self->fd, &self->r, self->buf, sizeof(self->buf)),
 		  -ENOENT);
-	EXPECT_EQ(nh->nlmsg_flags & NLM_F_ACK_TLVS, NLM_F_ACK_TLVS);
-	ASSERT_NE(ack_tlv(nh, NLMSGERR_ATTR_OFFS), NULL);
-	EXPECT_EQ(ATTR_U32(ack_tlv(nh, NLMSGERR_ATTR_OFFS)), at);
+	EXPECT_EQ(nh->nlmsg_flags & NLM_F_ACK_TLVS, 0);
+	EXPECT_EQ(ack_tlv(nh, NLMSGERR_ATTR_OFFS), NULL);
 }
 
 /*
