@@ -28,15 +28,20 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -415,6 +420,335 @@ TEST(port_id_binds_once)
 	EXPECT_EQ(errno, EADDRINUSE);
 	close(a);
 	close(b);
+}
+
+/* ---- socket options (netlink(7), intro.rst "Socket options") ------------ */
+
+/* getsockopt(SOL_NETLINK, @opt) into @val: 0 or -errno (-1000: bad length). */
+static int get_opt(int fd, int opt, int *val)
+{
+	socklen_t len = sizeof(*val);
+
+	*val = -1;
+	if (getsockopt(fd, SOL_NETLINK, opt, val, &len))
+		return -errno;
+	return len == sizeof(*val) ? 0 : -1000;
+}
+
+/*
+ * Every flag option reads back what was set: 0 on a new socket, 1 after
+ * any non-zero value, 0 after 0. NETLINK_LISTEN_ALL_NSID can be set but
+ * not read (6.1.192's netlink_getsockopt() has no case for it:
+ * ENOPROTOOPT). A value shorter than an int sets 0 (the option is
+ * cleared, no error).
+ */
+TEST(flag_options_read_back)
+{
+	static const int opts[] = {
+		NETLINK_PKTINFO, NETLINK_BROADCAST_ERROR, NETLINK_NO_ENOBUFS,
+		NETLINK_CAP_ACK, NETLINK_EXT_ACK, NETLINK_GET_STRICT_CHK,
+	};
+	int fd = nl_open(NETLINK_ROUTE), val, seven = 7;
+	unsigned int i;
+
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
+		EXPECT_EQ(val, 0) TH_LOG("option %d on a new socket", opts[i]);
+		ASSERT_EQ(setsockopt(fd, SOL_NETLINK, opts[i], &seven,
+				     sizeof(seven)), 0);
+		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
+		EXPECT_EQ(val, 1) TH_LOG("option %d set to 7", opts[i]);
+		ASSERT_EQ(set_opt(fd, opts[i], 0), 0);
+		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
+		EXPECT_EQ(val, 0) TH_LOG("option %d set to 0", opts[i]);
+		/* two bytes of a 1: no int, so 0 */
+		ASSERT_EQ(set_opt(fd, opts[i], 1), 0);
+		ASSERT_EQ(setsockopt(fd, SOL_NETLINK, opts[i], &seven, 2), 0);
+		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
+		EXPECT_EQ(val, 0) TH_LOG("option %d, a 2-byte value", opts[i]);
+	}
+	EXPECT_EQ(set_opt(fd, NETLINK_LISTEN_ALL_NSID, 1), 0);
+	EXPECT_EQ(get_opt(fd, NETLINK_LISTEN_ALL_NSID, &val), -ENOPROTOOPT);
+	EXPECT_EQ(set_opt(fd, NETLINK_LISTEN_ALL_NSID, 0), 0);
+	close(fd);
+}
+
+/*
+ * The errors of netlink's setsockopt() and getsockopt(): another level or
+ * an unknown option is ENOPROTOOPT, a negative or short length EINVAL,
+ * a bad pointer EFAULT.
+ */
+TEST(option_errors)
+{
+	int fd = nl_open(NETLINK_ROUTE), val = 1;
+	socklen_t len, *ro;
+
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(setsockopt(fd, SOL_IP, NETLINK_CAP_ACK, &val, sizeof(val)),
+		  -1);
+	EXPECT_EQ(errno, ENOPROTOOPT);
+	EXPECT_EQ(set_opt(fd, 1000, 1), -1);
+	EXPECT_EQ(errno, ENOPROTOOPT);
+	EXPECT_EQ(setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, (void *)8,
+			     sizeof(val)), -1);
+	EXPECT_EQ(errno, EFAULT);
+
+	len = sizeof(val);
+	EXPECT_EQ(getsockopt(fd, SOL_IP, NETLINK_CAP_ACK, &val, &len), -1);
+	EXPECT_EQ(errno, ENOPROTOOPT);
+	EXPECT_EQ(get_opt(fd, 1000, &val), -ENOPROTOOPT);
+	len = -1;
+	EXPECT_EQ(getsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &val, &len), -1);
+	EXPECT_EQ(errno, EINVAL);
+	len = sizeof(val) - 1;
+	EXPECT_EQ(getsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &val, &len), -1);
+	EXPECT_EQ(errno, EINVAL);
+	len = sizeof(val);
+	EXPECT_EQ(getsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, (void *)8, &len),
+		  -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(getsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &val,
+			     (socklen_t *)8), -1);
+	EXPECT_EQ(errno, EFAULT);
+	/* a length that can be read but not written back */
+	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(ro, MAP_FAILED);
+	*ro = sizeof(val);
+	ASSERT_EQ(mprotect(ro, 4096, PROT_READ), 0);
+	EXPECT_EQ(getsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &val, ro), -1);
+	EXPECT_EQ(errno, EFAULT);
+	EXPECT_EQ(getsockopt(fd, SOL_NETLINK, NETLINK_LIST_MEMBERSHIPS, &val,
+			     ro), -1);
+	EXPECT_EQ(errno, EFAULT);
+	munmap(ro, 4096);
+	close(fd);
+}
+
+/* NETLINK_LIST_MEMBERSHIPS into @words (@len bytes): 0 or -errno. */
+static int list_memberships(int fd, __u32 *words, socklen_t *len)
+{
+	return getsockopt(fd, SOL_NETLINK, NETLINK_LIST_MEMBERSHIPS, words,
+			  len) ? -errno : 0;
+}
+
+/*
+ * Groups joined with NETLINK_ADD_MEMBERSHIP (1 ... the protocol's
+ * number of groups; 0 and beyond are EINVAL) show in
+ * NETLINK_LIST_MEMBERSHIPS, one bit per group (group g is bit g - 1),
+ * until NETLINK_DROP_MEMBERSHIP. LIST_MEMBERSHIPS writes as many whole
+ * u32 as fit in the buffer and always returns the length the whole set
+ * needs: rtnetlink's RTNLGRP_MAX groups take ALIGN(BITS_TO_BYTES, 4).
+ */
+TEST(memberships_join_list_and_drop)
+{
+	int fd = nl_open(NETLINK_ROUTE);
+	socklen_t want = (RTNLGRP_MAX + 31) / 32 * 4, len;
+	__u32 words[8];
+
+	ASSERT_GE(fd, 0);
+	ASSERT_GT(RTNLGRP_MAX, 32);
+	EXPECT_EQ(set_opt(fd, NETLINK_ADD_MEMBERSHIP, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(set_opt(fd, NETLINK_ADD_MEMBERSHIP, RTNLGRP_MAX + 1), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(set_opt(fd, NETLINK_DROP_MEMBERSHIP, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	ASSERT_EQ(set_opt(fd, NETLINK_ADD_MEMBERSHIP, RTNLGRP_LINK), 0);
+	ASSERT_EQ(set_opt(fd, NETLINK_ADD_MEMBERSHIP, RTNLGRP_MAX), 0);
+
+	memset(words, 0xa5, sizeof(words));
+	len = sizeof(words);
+	ASSERT_EQ(list_memberships(fd, words, &len), 0);
+	EXPECT_EQ(len, want);
+	EXPECT_EQ(words[0], 1u << (RTNLGRP_LINK - 1));
+	EXPECT_EQ(words[1], 1u << ((RTNLGRP_MAX - 1) % 32));
+	EXPECT_EQ(words[2], 0xa5a5a5a5) TH_LOG("written past the set");
+
+	/* room for one word: the first only, and the length needed */
+	memset(words, 0xa5, sizeof(words));
+	len = 4;
+	ASSERT_EQ(list_memberships(fd, words, &len), 0);
+	EXPECT_EQ(len, want);
+	EXPECT_EQ(words[0], 1u << (RTNLGRP_LINK - 1));
+	EXPECT_EQ(words[1], 0xa5a5a5a5);
+	len = 0;
+	ASSERT_EQ(list_memberships(fd, words, &len), 0);
+	EXPECT_EQ(len, want);
+	len = sizeof(words);
+	EXPECT_EQ(list_memberships(fd, (__u32 *)8, &len), -EFAULT);
+
+	ASSERT_EQ(set_opt(fd, NETLINK_DROP_MEMBERSHIP, RTNLGRP_LINK), 0);
+	len = sizeof(words);
+	ASSERT_EQ(list_memberships(fd, words, &len), 0);
+	EXPECT_EQ(words[0], 0);
+	EXPECT_EQ(words[1], 1u << ((RTNLGRP_MAX - 1) % 32));
+	close(fd);
+}
+
+/* Drops every capability of this process (a forked child). */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2] = {};
+
+	return syscall(SYS_capset, &h, d);
+}
+
+/*
+ * Without CAP_NET_ADMIN: joining a group of a protocol that lets no
+ * unprivileged socket listen (NETLINK_USERSOCK) is EPERM; so is an
+ * rtnetlink group whose bind callback wants the capability
+ * (RTNLGRP_IPV4_MROUTE_R), while RTNLGRP_LINK joins; without
+ * CAP_NET_BROADCAST NETLINK_LISTEN_ALL_NSID is EPERM. The checks run in
+ * a child that dropped every capability.
+ */
+TEST(unprivileged_options_are_eperm)
+{
+	int st;
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int route = nl_open(NETLINK_ROUTE);
+		int user = nl_open(NETLINK_USERSOCK);
+
+		if (route < 0 || user < 0 || drop_caps())
+			_exit(10);
+		if (set_opt(user, NETLINK_ADD_MEMBERSHIP, 1) != -1 ||
+		    errno != EPERM)
+			_exit(11);
+		if (set_opt(route, NETLINK_ADD_MEMBERSHIP,
+			    RTNLGRP_IPV4_MROUTE_R) != -1 || errno != EPERM)
+			_exit(12);
+		if (set_opt(route, NETLINK_ADD_MEMBERSHIP, RTNLGRP_LINK))
+			_exit(13);
+		if (set_opt(route, NETLINK_LISTEN_ALL_NSID, 1) != -1 ||
+		    errno != EPERM)
+			_exit(14);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	ASSERT_TRUE(WIFEXITED(st));
+	/* 10: set-up; 11 ... 14: the checks above, in order */
+	EXPECT_EQ(WEXITSTATUS(st), 0);
+
+	/* with the capabilities both work */
+	st = nl_open(NETLINK_USERSOCK);
+	ASSERT_GE(st, 0);
+	EXPECT_EQ(set_opt(st, NETLINK_ADD_MEMBERSHIP, 1), 0);
+	EXPECT_EQ(set_opt(st, NETLINK_LISTEN_ALL_NSID, 1), 0);
+	close(st);
+}
+
+/*
+ * A GETFAMILY with NLM_F_ACK whose n-th slab allocation fails
+ * (fail-nth), for every n until the request makes fewer than n: the
+ * request itself (sendmsg ENOBUFS, nothing comes), nlctrl's reply
+ * (NLMSG_ERROR -ENOBUFS instead of it) or the ACK after the reply
+ * (netlink(7): the socket's error, ENOBUFS, which the next recv()
+ * returns before the reply still queued), and an unknown family's
+ * error ACK likewise. Every other request ends in exactly one
+ * NLMSG_ERROR; the socket answers afterwards.
+ */
+static void ack_faults(struct __test_metadata *_metadata, int fd, __u16 id,
+		       int *lost, int *no_reply)
+{
+	static char buf[BUF_SIZE];
+	struct nlmsghdr *nh = (struct nlmsghdr *)buf;
+	int fail_nth, n, sent, replies, acks, gone, err = 0;
+	struct req r;
+	long left;
+	ssize_t got;
+
+	fail_nth = kc_fail_nth_open();
+	ASSERT_GE(fail_nth, 0);
+	genl_req(&r, CTRL_CMD_GETFAMILY, NLM_F_ACK);
+	req_attr(&r, CTRL_ATTR_FAMILY_ID, &id, sizeof(id));
+	for (n = 1; n < 1000; n++) {
+		ASSERT_EQ(kc_fail_nth_arm(fail_nth, n), 0);
+		sent = nl_send(fd, &r);
+		left = kc_fail_nth_disarm(fail_nth);
+		ASSERT_GE(left, 0);
+		if (sent) {
+			EXPECT_EQ(sent, -ENOBUFS) TH_LOG("n = %d", n);
+			EXPECT_EQ(nl_recv(fd, buf, sizeof(buf), MSG_DONTWAIT),
+				  -EAGAIN);
+			continue;
+		}
+		replies = 0;
+		acks = 0;
+		gone = 0;
+		while ((got = nl_recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) !=
+		       -EAGAIN) {
+			if (got == -ENOBUFS) {
+				gone++;
+				continue;
+			}
+			ASSERT_GT(got, 0) TH_LOG("n = %d: %zd", n, got);
+			if (nh->nlmsg_type != NLMSG_ERROR) {
+				EXPECT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
+				replies++;
+				continue;
+			}
+			acks++;
+			err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+		}
+		EXPECT_EQ(acks + gone, 1)
+			TH_LOG("n = %d: %d ACKs, %d ENOBUFS", n, acks, gone);
+		if (gone) {
+			/* only the ACK was lost: nlctrl's reply came */
+			(*lost)++;
+			EXPECT_EQ(replies, id == GENL_ID_CTRL) TH_LOG("n = %d", n);
+		} else if (err == -ENOBUFS) {
+			(*no_reply)++;
+			EXPECT_EQ(replies, 0);
+		} else if (id == GENL_ID_CTRL) {
+			/* -ENOMEM: the attribute table; 0: all went well */
+			EXPECT_EQ(err, replies ? 0 : -ENOMEM)
+				TH_LOG("n = %d: %d, %d replies", n, err, replies);
+		} else {
+			EXPECT_TRUE(err == -ENOENT || err == -ENOMEM)
+				TH_LOG("n = %d: %d", n, err);
+			EXPECT_EQ(replies, 0);
+		}
+		if (left)
+			break;
+	}
+	close(fail_nth);
+	EXPECT_LT(n, 1000);
+	printf("# family %#x: %d attempts, %d ACKs lost, %d replies not made\n",
+	       id, n, *lost, *no_reply);
+	fflush(stdout);
+}
+
+TEST_F_TIMEOUT(genl, ack_and_reply_allocation_faults, 120)
+{
+	int lost = 0, no_reply = 0, ret;
+
+	ret = kc_failslab_setup();
+	if (ret)
+		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
+	/* bound (autobind) and warm before the first armed send */
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, 0,
+			    "nlctrl"), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+
+	ack_faults(_metadata, self->fd, GENL_ID_CTRL, &lost, &no_reply);
+	EXPECT_GT(lost, 0) TH_LOG("no ACK after a reply was lost");
+	EXPECT_GT(no_reply, 0) TH_LOG("no reply failed to allocate");
+	lost = 0;
+	no_reply = 0;
+	ack_faults(_metadata, self->fd, 0xfff0, &lost, &no_reply);
+	EXPECT_GT(lost, 0) TH_LOG("no error ACK was lost");
+
+	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETFAMILY, 0,
+			    "nlctrl"), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	EXPECT_EQ(((struct nlmsghdr *)self->buf)->nlmsg_type, GENL_ID_CTRL);
 }
 
 /* ---- seeded bad input (issue 15) -------------------------------------- */

@@ -43,6 +43,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -413,27 +414,57 @@ FIXTURE_VARIANT(fs) {
 	bool mem_above_limit;
 	/* misaligned O_DIRECT read through the page cache, not EINVAL */
 	bool falls_back;
+	/* the STATX_ATTR_* bits the file system's getattr knows */
+	__u64 attrs;
+	/* STATX_BTIME: reported when asked; reported when not asked too */
+	bool btime, btime_unasked;
+	/* FS_IOC_SETFLAGS with FS_COMPR_FL: 0 (kept) or the errno */
+	int compr_err;
 };
+
+/* the bits vfs_getattr_nosec() and vfs_statx() add for every file */
+#define VFS_ATTRS	(STATX_ATTR_AUTOMOUNT | STATX_ATTR_DAX | \
+			 STATX_ATTR_MOUNT_ROOT)
+#define EXT4_ATTRS	(STATX_ATTR_APPEND | STATX_ATTR_COMPRESSED | \
+			 STATX_ATTR_ENCRYPTED | STATX_ATTR_IMMUTABLE | \
+			 STATX_ATTR_NODUMP | STATX_ATTR_VERITY)
+#define F2FS_ATTRS	EXT4_ATTRS
+#define XFS_ATTRS	(STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND | \
+			 STATX_ATTR_NODUMP)
+/* f2fs with a creation time in its inodes */
+#define MKFS_F2FS_CRTIME	"-q -f -O extra_attr,inode_crtime"
 
 FIXTURE_VARIANT_ADD(fs, ext4_lbs_512) {
 	.type = "ext4", .lbs = 512, .mkfs_args = MKFS_EXT4,
+	.attrs = EXT4_ATTRS, .btime = true,
 };
 
 FIXTURE_VARIANT_ADD(fs, ext4_lbs_4096) {
 	.type = "ext4", .lbs = 4096, .mkfs_args = MKFS_EXT4,
+	.attrs = EXT4_ATTRS, .btime = true,
 };
 
 FIXTURE_VARIANT_ADD(fs, xfs_lbs_512) {
 	.type = "xfs", .lbs = 512, .mkfs_args = "-q -f",
+	.attrs = XFS_ATTRS, .btime = true, .compr_err = EOPNOTSUPP,
 };
 
 FIXTURE_VARIANT_ADD(fs, xfs_lbs_4096) {
 	.type = "xfs", .lbs = 4096, .mkfs_args = "-q -f",
+	.attrs = XFS_ATTRS, .btime = true, .compr_err = EOPNOTSUPP,
 };
 
+/*
+ * f2fs keeps a creation time only with the inode_crtime feature (made
+ * here), and then reports it whether asked for or not; compression
+ * needs the compression feature (and CONFIG_F2FS_FS_COMPRESSION, not
+ * built), so FS_COMPR_FL is EOPNOTSUPP.
+ */
 FIXTURE_VARIANT_ADD(fs, f2fs_lbs_4096) {
-	.type = "f2fs", .lbs = 4096, .mkfs_args = "-q -f",
+	.type = "f2fs", .lbs = 4096, .mkfs_args = MKFS_F2FS_CRTIME,
 	.mem_align = 4096, .offset_align = 4096, .mem_above_limit = true,
+	.attrs = F2FS_ATTRS, .btime = true, .btime_unasked = true,
+	.compr_err = EOPNOTSUPP,
 };
 
 /*
@@ -445,6 +476,7 @@ FIXTURE_VARIANT_ADD(fs, f2fs_lbs_512) {
 	.type = "f2fs", .lbs = 512, .mkfs_args = "-q -f",
 	.mem_align = 4096, .offset_align = 4096, .mem_above_limit = true,
 	.falls_back = true,
+	.attrs = F2FS_ATTRS, .compr_err = EOPNOTSUPP,
 };
 
 FIXTURE_SETUP(fs)
@@ -530,6 +562,157 @@ TEST_F(fs, non_regular_files_do_not_report)
 		EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN)
 			TH_LOG("%s", names[i]);
 	}
+}
+
+/*
+ * STATX_BTIME of a file just made: its creation time, which every one
+ * of these file systems sets to the same current_time() as its ctime
+ * (ext4 and xfs report it only when asked; f2fs whenever its inodes
+ * hold one, and without the inode_crtime feature never).
+ */
+TEST_F(fs, btime_is_the_creation_time)
+{
+	char path[PATH_MAX + 16];
+	struct timespec t0, t1;
+	struct statx stx;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/born", self->mnt);
+	unlink(path);
+	ASSERT_EQ(clock_gettime(CLOCK_REALTIME, &t0), 0);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	ASSERT_EQ(clock_gettime(CLOCK_REALTIME, &t1), 0);
+
+	ASSERT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS | STATX_BTIME,
+			    &stx), 0);
+	EXPECT_EQ(!!(stx.stx_mask & STATX_BTIME), variant->btime);
+	if (variant->btime) {
+		/* the coarse clock may be up to a tick behind t0 */
+		EXPECT_GE(stx.stx_btime.tv_sec, t0.tv_sec - 1);
+		EXPECT_LE(stx.stx_btime.tv_sec, t1.tv_sec);
+		EXPECT_EQ(stx.stx_btime.tv_sec, stx.stx_ctime.tv_sec);
+		EXPECT_EQ(stx.stx_btime.tv_nsec, stx.stx_ctime.tv_nsec);
+	}
+	ASSERT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx), 0);
+	EXPECT_EQ(!!(stx.stx_mask & STATX_BTIME), variant->btime_unasked);
+	unlink(path);
+}
+
+/*
+ * The inode flags chattr sets come back as STATX_ATTR_* bits, one at a
+ * time, and stx_attributes_mask names exactly the bits the file
+ * system's getattr and the VFS know. ext4 keeps FS_COMPR_FL (it
+ * compresses nothing) and reports STATX_ATTR_COMPRESSED; f2fs and xfs
+ * refuse it.
+ */
+TEST_F(fs, inode_flags_are_statx_attributes)
+{
+	static const struct { int fl; __u64 attr; } map[] = {
+		{ FS_APPEND_FL, STATX_ATTR_APPEND },
+		{ FS_IMMUTABLE_FL, STATX_ATTR_IMMUTABLE },
+		{ FS_NODUMP_FL, STATX_ATTR_NODUMP },
+		{ FS_COMPR_FL, STATX_ATTR_COMPRESSED },
+	};
+	char path[PATH_MAX + 16];
+	struct statx stx;
+	int fd, flags, base, err;
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/flagged", self->mnt);
+	fd = open(path, O_RDONLY | O_CREAT, 0600);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(ioctl(fd, FS_IOC_GETFLAGS, &base), 0);
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		flags = base | map[i].fl;
+		err = ioctl(fd, FS_IOC_SETFLAGS, &flags) ? errno : 0;
+		if (map[i].fl == FS_COMPR_FL && variant->compr_err) {
+			EXPECT_EQ(err, variant->compr_err);
+			continue;
+		}
+		ASSERT_EQ(err, 0) TH_LOG("flag %#x: %s", map[i].fl,
+					 strerror(err));
+		EXPECT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS,
+				    &stx), 0);
+		EXPECT_EQ(stx.stx_attributes & (variant->attrs | VFS_ATTRS),
+			  map[i].attr) TH_LOG("flag %#x", map[i].fl);
+		EXPECT_EQ(stx.stx_attributes_mask, variant->attrs | VFS_ATTRS);
+		ASSERT_EQ(ioctl(fd, FS_IOC_SETFLAGS, &base), 0);
+	}
+	ASSERT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &stx), 0);
+	EXPECT_EQ(stx.stx_attributes & (variant->attrs | VFS_ATTRS), 0);
+	EXPECT_EQ(stx.stx_attributes_mask, variant->attrs | VFS_ATTRS);
+	close(fd);
+	unlink(path);
+}
+
+/*
+ * Device nodes on the file system: a character node reports its rdev
+ * and no STATX_DIOALIGN; a block node of the file system's own loop
+ * device reports that device's values (fs/stat.c asks the block
+ * device, not the file system); both a 4096-byte blksize (xfs:
+ * BLKDEV_IOSIZE, a page).
+ */
+TEST_F(fs, device_nodes_report_rdev)
+{
+	char chr[PATH_MAX + 16], blk[PATH_MAX + 16];
+	struct statx stx;
+	struct stat st;
+
+	ASSERT_EQ(stat(self->mnt, &st), 0);
+	snprintf(chr, sizeof(chr), "%s/null", self->mnt);
+	snprintf(blk, sizeof(blk), "%s/disk", self->mnt);
+	unlink(chr);
+	unlink(blk);
+	ASSERT_EQ(mknod(chr, S_IFCHR | 0600, makedev(1, 3)), 0);
+	ASSERT_EQ(mknod(blk, S_IFBLK | 0600, st.st_dev), 0);
+
+	ASSERT_EQ(dio_statx(AT_FDCWD, chr, 0, STATX_BASIC_STATS |
+			    STATX_DIOALIGN, &stx), 0);
+	EXPECT_EQ(stx.stx_mode & S_IFMT, S_IFCHR);
+	EXPECT_EQ(stx.stx_rdev_major, 1);
+	EXPECT_EQ(stx.stx_rdev_minor, 3);
+	EXPECT_EQ(stx.stx_blksize, 4096);
+	EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN);
+
+	ASSERT_EQ(dio_statx(AT_FDCWD, blk, 0, STATX_BASIC_STATS |
+			    STATX_DIOALIGN, &stx), 0);
+	EXPECT_EQ(stx.stx_mode & S_IFMT, S_IFBLK);
+	EXPECT_EQ(stx.stx_rdev_major, major(st.st_dev));
+	EXPECT_EQ(stx.stx_rdev_minor, minor(st.st_dev));
+	EXPECT_EQ(stx.stx_blksize, 4096);
+	expect_dioalign(_metadata, &stx, 512, variant->lbs);
+	unlink(chr);
+	unlink(blk);
+}
+
+/*
+ * xfs shut down (xfs_io's expert `shutdown`, XFS_IOC_GOINGDOWN): statx
+ * of its files fails with EIO, also for STATX_DIOALIGN. The file
+ * system is made for this case alone; the next fixture unmounts it.
+ */
+TEST(xfs_shut_down_is_eio)
+{
+	char mnt[PATH_MAX], path[PATH_MAX + 16], cmd[PATH_MAX * 3], out[4096];
+	struct statx stx;
+	int fd;
+
+	ASSERT_EQ(fs_up(_metadata, "xfs-shutdown", "xfs", 4096, "-q -f", NULL,
+			mnt, sizeof(mnt)), 0);
+	snprintf(path, sizeof(path), "%s/data", mnt);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	ASSERT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx), 0);
+	expect_dioalign(_metadata, &stx, 512, 4096);
+
+	snprintf(cmd, sizeof(cmd), "%s -x -c 'shutdown -f' %s 2>&1",
+		 here("xfs_io"), mnt);
+	ASSERT_EQ(capture(cmd, out, sizeof(out)), 0) TH_LOG("%s: %s", cmd, out);
+	EXPECT_EQ(dio_statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx), -EIO);
+	EXPECT_EQ(dio_statx(AT_FDCWD, mnt, 0, STATX_BASIC_STATS, &stx), -EIO);
+	fs_release_others(NULL);
 }
 
 /*
