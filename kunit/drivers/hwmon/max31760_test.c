@@ -1125,14 +1125,7 @@ static const struct max31760_write_case max31760_write_cases[] = {
 
 	MAX31760_NO("pwm1_freq", "-9223372036854775809", -ERANGE, DS_CR1,
 		    0x19),
-	/*
-	 * LONG_MIN is closest to 33 Hz.  6.1.192 (find_closest() on the raw
-	 * long, whose differences overflow) took it for 150 Hz; 0205 clamps.
-	 */
-	MAX31760_OK("pwm1_freq", "-9223372036854775808", DS_CR1, 0x19, DS_CR1,
-		    0x01),
-	MAX31760_OK("pwm1_freq", "-9223372036854775658", DS_CR1, 0x19, DS_CR1,
-		    0x01),
+	/* the lowest value whose 150 - x still fits a long; see below */
 	MAX31760_OK("pwm1_freq", "-9223372036854775657", DS_CR1, 0x19, DS_CR1,
 		    0x01),
 	MAX31760_OK("pwm1_freq", "-1", DS_CR1, 0x19, DS_CR1, 0x01),
@@ -1265,6 +1258,35 @@ static void hwmon_max31760_test_write_range(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, t->attr, t->input),
 			    t->ret, "%s", what);
 	max31760_test_expect_file(test, before, t->set, t->nset, what);
+}
+
+/*
+ * pwm1_freq far below the table: LONG_MIN and everything up to 150 -
+ * LONG_MAX - 1 is closest to 33 Hz, DRV = 00.  6.1.192 hands the raw long
+ * to find_closest(), whose a[i + 1] - x overflows for these values, and
+ * programs 150 Hz (DRV = 01); 0205 clamps the value first.  The next value
+ * up, -9223372036854775657, is a row of the write_range table.
+ */
+static void hwmon_max31760_test_pwm_freq_far_below(struct kunit *test)
+{
+	static const char * const inputs[] = {
+		"-9223372036854775808", "-9223372036854775700",
+		"-9223372036854775658",
+	};
+	const struct max31760_wr set = { DS_CR1, 0x01 };
+	char what[64];
+	u8 *before;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
+		max31760_test_preset(test, DS_CR1, 0x19);
+		before = max31760_test_snapshot(test);
+		snprintf(what, sizeof(what), "pwm1_freq=%s", inputs[i]);
+		KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, "pwm1_freq",
+							      inputs[i]),
+				    0, "%s", what);
+		max31760_test_expect_file(test, before, &set, 1, what);
+	}
 }
 
 /*
@@ -1501,6 +1523,7 @@ static struct kunit_case max31760_test_cases[] = {
 			 max31760_tlim_gen_params),
 	KUNIT_CASE_PARAM(hwmon_max31760_test_write_range,
 			 max31760_write_gen_params),
+	KUNIT_CASE(hwmon_max31760_test_pwm_freq_far_below),
 	KUNIT_CASE(hwmon_max31760_test_write_random),
 	{}
 };
