@@ -928,14 +928,15 @@ static int max31760_test_expect_file(struct kunit *test, const u8 *before,
 				listed = true;
 			}
 		}
+		/* the _MSG forms: KTAP keeps their indented value lines */
 		if (m->regs[reg] != want) {
-			KUNIT_FAIL(test, "%s: reg %#04x is %#04x, want %#04x",
-				   what, reg, m->regs[reg], want);
+			KUNIT_EXPECT_EQ_MSG(test, m->regs[reg], want,
+					    "%s: reg %#04x", what, reg);
 			bad++;
 		}
 		if (!listed && m->writes[reg]) {
-			KUNIT_FAIL(test, "%s: reg %#04x written %u times",
-				   what, reg, m->writes[reg]);
+			KUNIT_EXPECT_EQ_MSG(test, m->writes[reg], 0,
+					    "%s: reg %#04x written", what, reg);
 			bad++;
 		}
 	}
