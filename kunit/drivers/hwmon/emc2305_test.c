@@ -1112,7 +1112,7 @@ static unsigned long long seed = 0x6b636f6e666f726dULL;
 module_param(seed, ullong, 0444);
 MODULE_PARM_DESC(seed, "seed of hwmon_emc2305_test_write_random");
 
-#define EMC2305_RANDOM_ITERATIONS	300
+#define EMC2305_RANDOM_ITERATIONS	1000
 
 static void emc2305_cfg_desc(const struct emc2305_cfg *c, char *desc)
 {

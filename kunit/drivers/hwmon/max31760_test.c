@@ -1301,7 +1301,7 @@ static unsigned long long seed = 0x6b636f6e666f726dULL;
 module_param(seed, ullong, 0444);
 MODULE_PARM_DESC(seed, "seed of hwmon_max31760_test_write_random");
 
-#define MAX31760_RANDOM_ITERATIONS	400
+#define MAX31760_RANDOM_ITERATIONS	2000
 
 enum max31760_kind {
 	MAX31760_TEMP_LIMIT,
