@@ -36,6 +36,8 @@
 #include <linux/kernel.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/prandom.h>
 #include <linux/regmap.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -871,6 +873,629 @@ static void hwmon_max31760_test_temp_labels(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "local\n");
 }
 
+/*
+ * Issue 15, seeded bad input: every writable attribute, at, just inside
+ * and just outside its documented range on both sides, plus huge and
+ * malformed input, and a seeded batch of random values.  An accepted
+ * value must program exactly the registers the datasheet names for it,
+ * with the datasheet's encoding, and nothing else; a refused one must
+ * return the driver's errno and leave the whole register file as it was
+ * (no bus write at all).
+ *
+ * Writes go through the hwmon core, which parses with kstrtol(): a number
+ * outside long is -ERANGE, anything that is not a decimal is -EINVAL,
+ * before the driver sees it.  The LUT and hysteresis attributes are the
+ * driver's own and parse with kstrtou8()/kstrtou32().
+ */
+struct max31760_wr {
+	u8 reg;
+	u8 val;
+};
+
+/* Snapshot the register file and restart the counters. */
+static u8 *max31760_test_snapshot(struct kunit *test)
+{
+	struct max31760_ctx *ctx = test->priv;
+	u8 *before;
+
+	before = kunit_kmalloc(test, sizeof(ctx->mock.regs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	memcpy(before, ctx->mock.regs, sizeof(ctx->mock.regs));
+	memset(ctx->mock.writes, 0, sizeof(ctx->mock.writes));
+	return before;
+}
+
+/*
+ * The register file is @before with @set applied, and no register
+ * outside @set was written on the bus.  @what names the write in the
+ * failure messages.  Returns the number of mismatches.
+ */
+static int max31760_test_expect_file(struct kunit *test, const u8 *before,
+				     const struct max31760_wr *set, int nset,
+				     const char *what)
+{
+	struct max31760_ctx *ctx = test->priv;
+	struct max31760_mock *m = &ctx->mock;
+	int reg, i, bad = 0;
+
+	for (reg = 0; reg < ARRAY_SIZE(m->regs); reg++) {
+		bool listed = false;
+		u8 want = before[reg];
+
+		for (i = 0; i < nset; i++) {
+			if (set[i].reg == reg) {
+				want = set[i].val;
+				listed = true;
+			}
+		}
+		/* the _MSG forms: KTAP keeps their indented value lines */
+		if (m->regs[reg] != want) {
+			KUNIT_EXPECT_EQ_MSG(test, m->regs[reg], want,
+					    "%s: reg %#04x", what, reg);
+			bad++;
+		}
+		if (!listed && m->writes[reg]) {
+			KUNIT_EXPECT_EQ_MSG(test, m->writes[reg], 0,
+					    "%s: reg %#04x written", what, reg);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* Program @reg through the driver's regmap, so the cache agrees. */
+static void max31760_test_preset(struct kunit *test, u8 reg, u8 val)
+{
+	struct max31760_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, regmap_write(ctx->map, reg, val), 0);
+	KUNIT_ASSERT_EQ(test, ctx->mock.regs[reg], val);
+}
+
+/*
+ * Temperature set-points (datasheet "Register Map", RHSH/RHSL 06h-07h,
+ * LOTSH/LOTSL 08h-09h, ROTSH/ROTSL 0Ah-0Bh, LHSH/LHSL 0Ch-0Dh): 11-bit
+ * two's complement, left-justified, 0.125 degC per LSB, so the register
+ * range is -128.000 .. +127.875 degC.  The hwmon ABI (sysfs-interface
+ * "temp[1-*]_max", "temp[1-*]_crit") takes millidegrees; the driver
+ * rounds to the nearest LSB (halves away from zero) and clamps any long
+ * into the register range.  Documentation/hwmon/max31760.rst gives the
+ * measurement range as -55..+125 degC; the set-points are not limited to
+ * it in 6.1.192 (nor by the datasheet), the rows at -55 and +125 pin the
+ * documented edges.  Each row is written to all four set-points.
+ */
+struct max31760_tlim_case {
+	const char *input;
+	int ret;
+	u8 msb;
+	u8 lsb;
+};
+
+static const struct max31760_tlim_case max31760_tlim_cases[] = {
+	{ "-9223372036854775809", -ERANGE },		/* below long */
+	{ "-9223372036854775808", 0, 0x80, 0x00 },	/* LONG_MIN clamps */
+	{ "-200000", 0, 0x80, 0x00 },
+	{ "-128126", 0, 0x80, 0x00 },		/* min - 1 LSB, clamps */
+	{ "-128001", 0, 0x80, 0x00 },		/* min - 1 mC, clamps */
+	{ "-128000", 0, 0x80, 0x00 },		/* min */
+	{ "-127875", 0, 0x80, 0x20 },		/* min + 1 LSB */
+	{ "-55000", 0, 0xc9, 0x00 },		/* documented minimum */
+	{ "-63", 0, 0xff, 0xe0 },		/* -0.504 LSB rounds to -1 */
+	{ "-62", 0, 0x00, 0x00 },		/* -0.496 LSB rounds to 0 */
+	{ "0", 0, 0x00, 0x00 },
+	{ "62", 0, 0x00, 0x00 },
+	{ "63", 0, 0x00, 0x20 },
+	{ "125000", 0, 0x7d, 0x00 },		/* documented maximum */
+	{ "127750", 0, 0x7f, 0xc0 },		/* max - 1 LSB */
+	{ "127875", 0, 0x7f, 0xe0 },		/* max */
+	{ "127876", 0, 0x7f, 0xe0 },		/* max + 1 mC, clamps */
+	{ "128000", 0, 0x7f, 0xe0 },		/* max + 1 LSB, clamps */
+	{ "9223372036854775807", 0, 0x7f, 0xe0 },	/* LONG_MAX clamps */
+	{ "9223372036854775808", -ERANGE },		/* above long */
+	{ "", -EINVAL },
+	{ "abc", -EINVAL },
+	{ "90 degC", -EINVAL },
+	{ "0x10", -EINVAL },
+};
+
+static void max31760_tlim_desc(const struct max31760_tlim_case *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "temp limits=%s -> %d",
+		 t->input[0] ? t->input : "(empty)", t->ret);
+}
+
+/* Creates max31760_tlim_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_tlim, max31760_tlim_cases, max31760_tlim_desc);
+
+/* hwmon name and MSB address of each set-point (datasheet register map). */
+static const struct {
+	const char *attr;
+	u8 reg;
+} max31760_setpoints[] = {
+	{ "temp1_max", DS_RHSH },
+	{ "temp1_crit", DS_ROTSH },
+	{ "temp2_max", DS_LHSH },
+	{ "temp2_crit", DS_LOTSH },
+};
+
+static void hwmon_max31760_test_temp_limit_range(struct kunit *test)
+{
+	const struct max31760_tlim_case *t = test->param_value;
+	struct max31760_ctx *ctx = test->priv;
+	struct max31760_wr set[2];
+	char what[64];
+	u8 *before;
+	long val;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(max31760_setpoints); i++) {
+		const char *attr = max31760_setpoints[i].attr;
+		u8 reg = max31760_setpoints[i].reg;
+
+		/* a set-point that differs from the expected result */
+		max31760_test_preset(test, reg, 0x33);
+		max31760_test_preset(test, reg + 1, 0xa0);
+		before = max31760_test_snapshot(test);
+		snprintf(what, sizeof(what), "%s=\"%s\"", attr, t->input);
+
+		KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, attr,
+							      t->input),
+				    t->ret, "%s", what);
+		set[0] = (struct max31760_wr){ reg, t->msb };
+		set[1] = (struct max31760_wr){ reg + 1, t->lsb };
+		max31760_test_expect_file(test, before, set, t->ret ? 0 : 2,
+					  what);
+		if (t->ret)
+			continue;
+		/* and reads back as the register's value */
+		KUNIT_ASSERT_EQ(test, max31760_test_show(test, attr, &val), 0);
+		KUNIT_EXPECT_EQ_MSG(test, val,
+				    (long)(s16)(t->msb << 8 | t->lsb) / 32 * 125,
+				    "%s", what);
+	}
+}
+
+/*
+ * The other writable attributes, one row per value.  @pre is programmed
+ * through the regmap first (so the cache agrees), chosen to differ from
+ * the expected result; @set lists every register the write must leave
+ * changed, empty for a refused value.  Sources:
+ *  - pwm1: PWMR (50h) holds the direct duty cycle, 00h-FFh; hwmon ABI
+ *    pwm[1-*] is 0..255.  The driver refuses anything else with -EINVAL.
+ *  - pwm1_enable: CR2 (01h) bit 0 DFC, 1 = PWMR drives the fan, 0 = LUT;
+ *    max31760.rst: 1 direct, 2 automatic.  sysfs-interface's 0 (no
+ *    control, full speed) is not offered: -EINVAL in 6.1.192.
+ *  - pwm1_freq: CR1 (00h) bits 4:3 DRV, 00 33 Hz, 01 150 Hz, 10 1500 Hz,
+ *    11 25 kHz.  Any long is accepted; the closest frequency is taken,
+ *    a tie (825, 13250) going to the lower one (find_closest()).
+ *  - pwm1_auto_channels_temp: CR1 bit 0 TIS (1 remote, 0 local), bit 1
+ *    MTI (greater of both); max31760.rst: 1 temp1 (remote), 2 temp2
+ *    (local), 3 both.  Others -EINVAL.
+ *  - fan[1-2]_enable: CR3 (02h) bit 0 TACH1E, bit 1 TACH2E; 0 or 1,
+ *    others -EINVAL.
+ *  - pwm1_auto_point[1-48]_pwm: LUT byte N-1 at 20h-4Fh, 00h-FFh.
+ *    kstrtou8(): above 255 -ERANGE, a sign or junk -EINVAL.
+ *  - pwm1_auto_point_temp_hyst: CR1 bit 5 HYST, 0 = 2 degC, 1 = 4 degC.
+ *    max31760.rst says "either 2000mC or 4000mC"; 6.1.192 takes any u32
+ *    (kstrtou32()) and picks 4 degC from 3000 up; a sign or junk is
+ *    -EINVAL, above U32_MAX -ERANGE.
+ * CR1 powers up 01h, CR2 is 50h after the probe, CR3 powers up 03h.
+ */
+struct max31760_write_case {
+	const char *attr;
+	const char *input;
+	int ret;
+	int npre;
+	struct max31760_wr pre[1];
+	int nset;
+	struct max31760_wr set[1];
+};
+
+#define MAX31760_OK(a, in, p, pv, r, v)					\
+	{ .attr = a, .input = in, .npre = 1, .pre = { { p, pv } },	\
+	  .nset = 1, .set = { { r, v } } }
+#define MAX31760_NO(a, in, err, p, pv)					\
+	{ .attr = a, .input = in, .ret = err, .npre = 1,		\
+	  .pre = { { p, pv } } }
+
+static const struct max31760_write_case max31760_write_cases[] = {
+	MAX31760_NO("pwm1", "-9223372036854775809", -ERANGE, DS_PWMR, 0x80),
+	MAX31760_NO("pwm1", "-9223372036854775808", -EINVAL, DS_PWMR, 0x80),
+	MAX31760_NO("pwm1", "-1", -EINVAL, DS_PWMR, 0x80),
+	MAX31760_OK("pwm1", "0", DS_PWMR, 0x80, DS_PWMR, 0x00),
+	MAX31760_OK("pwm1", "1", DS_PWMR, 0x80, DS_PWMR, 0x01),
+	MAX31760_OK("pwm1", "254", DS_PWMR, 0x80, DS_PWMR, 0xfe),
+	MAX31760_OK("pwm1", "255", DS_PWMR, 0x80, DS_PWMR, 0xff),
+	MAX31760_NO("pwm1", "256", -EINVAL, DS_PWMR, 0x80),
+	MAX31760_NO("pwm1", "9223372036854775807", -EINVAL, DS_PWMR, 0x80),
+	MAX31760_NO("pwm1", "9223372036854775808", -ERANGE, DS_PWMR, 0x80),
+	MAX31760_NO("pwm1", "full", -EINVAL, DS_PWMR, 0x80),
+
+	MAX31760_NO("pwm1_enable", "-9223372036854775808", -EINVAL, DS_CR2,
+		    0x51),
+	MAX31760_NO("pwm1_enable", "-1", -EINVAL, DS_CR2, 0x51),
+	MAX31760_NO("pwm1_enable", "0", -EINVAL, DS_CR2, 0x51),
+	MAX31760_OK("pwm1_enable", "1", DS_CR2, 0x50, DS_CR2, 0x51),
+	MAX31760_OK("pwm1_enable", "2", DS_CR2, 0x51, DS_CR2, 0x50),
+	MAX31760_NO("pwm1_enable", "3", -EINVAL, DS_CR2, 0x51),
+	MAX31760_NO("pwm1_enable", "9223372036854775807", -EINVAL, DS_CR2,
+		    0x51),
+	/* the other CR2 bits (STBY 7, ALERTS 6, ...) are kept */
+	MAX31760_OK("pwm1_enable", "1", DS_CR2, 0xce, DS_CR2, 0xcf),
+	MAX31760_OK("pwm1_enable", "2", DS_CR2, 0xff, DS_CR2, 0xfe),
+
+	MAX31760_NO("pwm1_freq", "-9223372036854775809", -ERANGE, DS_CR1,
+		    0x19),
+	/* the lowest value whose 150 - x still fits a long; see below */
+	MAX31760_OK("pwm1_freq", "-9223372036854775657", DS_CR1, 0x19, DS_CR1,
+		    0x01),
+	MAX31760_OK("pwm1_freq", "-1", DS_CR1, 0x19, DS_CR1, 0x01),
+	MAX31760_OK("pwm1_freq", "0", DS_CR1, 0x19, DS_CR1, 0x01),
+	MAX31760_OK("pwm1_freq", "32", DS_CR1, 0x19, DS_CR1, 0x01),
+	MAX31760_OK("pwm1_freq", "33", DS_CR1, 0x19, DS_CR1, 0x01),
+	MAX31760_OK("pwm1_freq", "34", DS_CR1, 0x19, DS_CR1, 0x01),
+	MAX31760_OK("pwm1_freq", "91", DS_CR1, 0x19, DS_CR1, 0x01),
+	MAX31760_OK("pwm1_freq", "92", DS_CR1, 0x01, DS_CR1, 0x09),
+	MAX31760_OK("pwm1_freq", "149", DS_CR1, 0x01, DS_CR1, 0x09),
+	MAX31760_OK("pwm1_freq", "150", DS_CR1, 0x01, DS_CR1, 0x09),
+	MAX31760_OK("pwm1_freq", "151", DS_CR1, 0x01, DS_CR1, 0x09),
+	MAX31760_OK("pwm1_freq", "825", DS_CR1, 0x01, DS_CR1, 0x09),
+	MAX31760_OK("pwm1_freq", "826", DS_CR1, 0x01, DS_CR1, 0x11),
+	MAX31760_OK("pwm1_freq", "1499", DS_CR1, 0x01, DS_CR1, 0x11),
+	MAX31760_OK("pwm1_freq", "1500", DS_CR1, 0x01, DS_CR1, 0x11),
+	MAX31760_OK("pwm1_freq", "1501", DS_CR1, 0x01, DS_CR1, 0x11),
+	MAX31760_OK("pwm1_freq", "13250", DS_CR1, 0x01, DS_CR1, 0x11),
+	MAX31760_OK("pwm1_freq", "13251", DS_CR1, 0x01, DS_CR1, 0x19),
+	MAX31760_OK("pwm1_freq", "24999", DS_CR1, 0x01, DS_CR1, 0x19),
+	MAX31760_OK("pwm1_freq", "25000", DS_CR1, 0x01, DS_CR1, 0x19),
+	MAX31760_OK("pwm1_freq", "25001", DS_CR1, 0x01, DS_CR1, 0x19),
+	MAX31760_OK("pwm1_freq", "9223372036854775807", DS_CR1, 0x01, DS_CR1,
+		    0x19),
+	MAX31760_NO("pwm1_freq", "9223372036854775808", -ERANGE, DS_CR1,
+		    0x01),
+	/* the other CR1 bits (HYST 5, MTI 1, TIS 0, ...) are kept */
+	MAX31760_OK("pwm1_freq", "1500", DS_CR1, 0xe7, DS_CR1, 0xf7),
+
+	MAX31760_NO("pwm1_auto_channels_temp", "-1", -EINVAL, DS_CR1, 0x02),
+	MAX31760_NO("pwm1_auto_channels_temp", "0", -EINVAL, DS_CR1, 0x02),
+	MAX31760_OK("pwm1_auto_channels_temp", "1", DS_CR1, 0x02, DS_CR1,
+		    0x01),
+	MAX31760_OK("pwm1_auto_channels_temp", "2", DS_CR1, 0x03, DS_CR1,
+		    0x00),
+	MAX31760_OK("pwm1_auto_channels_temp", "3", DS_CR1, 0x01, DS_CR1,
+		    0x02),
+	MAX31760_NO("pwm1_auto_channels_temp", "4", -EINVAL, DS_CR1, 0x02),
+	MAX31760_NO("pwm1_auto_channels_temp", "9223372036854775807", -EINVAL,
+		    DS_CR1, 0x02),
+	MAX31760_NO("pwm1_auto_channels_temp", "-9223372036854775808",
+		    -EINVAL, DS_CR1, 0x02),
+	MAX31760_OK("pwm1_auto_channels_temp", "1", DS_CR1, 0x3a, DS_CR1,
+		    0x39),
+
+	MAX31760_NO("fan1_enable", "-9223372036854775808", -EINVAL, DS_CR3,
+		    0x01),
+	MAX31760_NO("fan1_enable", "-1", -EINVAL, DS_CR3, 0x01),
+	MAX31760_OK("fan1_enable", "0", DS_CR3, 0x03, DS_CR3, 0x02),
+	MAX31760_OK("fan1_enable", "1", DS_CR3, 0x00, DS_CR3, 0x01),
+	MAX31760_NO("fan1_enable", "2", -EINVAL, DS_CR3, 0x01),
+	MAX31760_NO("fan1_enable", "9223372036854775807", -EINVAL, DS_CR3,
+		    0x01),
+	MAX31760_NO("fan2_enable", "-1", -EINVAL, DS_CR3, 0x01),
+	MAX31760_OK("fan2_enable", "0", DS_CR3, 0x03, DS_CR3, 0x01),
+	MAX31760_OK("fan2_enable", "1", DS_CR3, 0x00, DS_CR3, 0x02),
+	MAX31760_NO("fan2_enable", "2", -EINVAL, DS_CR3, 0x01),
+	/* the other CR3 bits (RAMP 5:4, ...) are kept */
+	MAX31760_OK("fan1_enable", "1", DS_CR3, 0x30, DS_CR3, 0x31),
+	MAX31760_OK("fan2_enable", "0", DS_CR3, 0x33, DS_CR3, 0x31),
+
+	MAX31760_NO("pwm1_auto_point1_pwm", "-1", -EINVAL, DS_LUT(0), 0x80),
+	MAX31760_OK("pwm1_auto_point1_pwm", "0", DS_LUT(0), 0x80, DS_LUT(0),
+		    0x00),
+	MAX31760_OK("pwm1_auto_point1_pwm", "1", DS_LUT(0), 0x80, DS_LUT(0),
+		    0x01),
+	MAX31760_OK("pwm1_auto_point1_pwm", "254", DS_LUT(0), 0x80, DS_LUT(0),
+		    0xfe),
+	MAX31760_OK("pwm1_auto_point1_pwm", "255", DS_LUT(0), 0x80, DS_LUT(0),
+		    0xff),
+	MAX31760_OK("pwm1_auto_point1_pwm", "+255", DS_LUT(0), 0x80, DS_LUT(0),
+		    0xff),
+	MAX31760_NO("pwm1_auto_point1_pwm", "256", -ERANGE, DS_LUT(0), 0x80),
+	MAX31760_NO("pwm1_auto_point1_pwm", "18446744073709551616", -ERANGE,
+		    DS_LUT(0), 0x80),
+	MAX31760_NO("pwm1_auto_point1_pwm", "0x10", -EINVAL, DS_LUT(0), 0x80),
+	MAX31760_OK("pwm1_auto_point24_pwm", "128", DS_LUT(23), 0x00,
+		    DS_LUT(23), 0x80),
+	MAX31760_NO("pwm1_auto_point24_pwm", "-128", -EINVAL, DS_LUT(23),
+		    0x00),
+	MAX31760_OK("pwm1_auto_point48_pwm", "255", DS_LUT(47), 0x00,
+		    DS_LUT(47), 0xff),
+	MAX31760_NO("pwm1_auto_point48_pwm", "256", -ERANGE, DS_LUT(47),
+		    0x00),
+
+	MAX31760_NO("pwm1_auto_point_temp_hyst", "-1", -EINVAL, DS_CR1, 0x21),
+	MAX31760_OK("pwm1_auto_point_temp_hyst", "0", DS_CR1, 0x21, DS_CR1,
+		    0x01),
+	MAX31760_OK("pwm1_auto_point_temp_hyst", "2000", DS_CR1, 0x21, DS_CR1,
+		    0x01),
+	MAX31760_OK("pwm1_auto_point_temp_hyst", "2999", DS_CR1, 0x21, DS_CR1,
+		    0x01),
+	MAX31760_OK("pwm1_auto_point_temp_hyst", "3000", DS_CR1, 0x01, DS_CR1,
+		    0x21),
+	MAX31760_OK("pwm1_auto_point_temp_hyst", "4000", DS_CR1, 0x01, DS_CR1,
+		    0x21),
+	MAX31760_OK("pwm1_auto_point_temp_hyst", "4294967295", DS_CR1, 0x01,
+		    DS_CR1, 0x21),
+	MAX31760_NO("pwm1_auto_point_temp_hyst", "4294967296", -ERANGE, DS_CR1,
+		    0x21),
+	MAX31760_NO("pwm1_auto_point_temp_hyst", "2 degC", -EINVAL, DS_CR1,
+		    0x21),
+	/* the other CR1 bits are kept */
+	MAX31760_OK("pwm1_auto_point_temp_hyst", "4000", DS_CR1, 0xdb, DS_CR1,
+		    0xfb),
+};
+
+static void max31760_write_desc(const struct max31760_write_case *t,
+				char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s=%s from %#04x -> %d",
+		 t->attr, t->input, t->pre[0].val, t->ret);
+}
+
+/* Creates max31760_write_gen_params() */
+KUNIT_ARRAY_PARAM(max31760_write, max31760_write_cases, max31760_write_desc);
+
+static void hwmon_max31760_test_write_range(struct kunit *test)
+{
+	const struct max31760_write_case *t = test->param_value;
+	char what[96];
+	u8 *before;
+	int i;
+
+	for (i = 0; i < t->npre; i++)
+		max31760_test_preset(test, t->pre[i].reg, t->pre[i].val);
+	before = max31760_test_snapshot(test);
+	snprintf(what, sizeof(what), "%s=\"%s\"", t->attr, t->input);
+
+	KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, t->attr, t->input),
+			    t->ret, "%s", what);
+	max31760_test_expect_file(test, before, t->set, t->nset, what);
+}
+
+/*
+ * pwm1_freq far below the table: LONG_MIN and everything up to 150 -
+ * LONG_MAX - 1 is closest to 33 Hz, DRV = 00.  6.1.192 hands the raw long
+ * to find_closest(), whose a[i + 1] - x overflows for these values, and
+ * programs 150 Hz (DRV = 01); 0205 clamps the value first.  The next value
+ * up, -9223372036854775657, is a row of the write_range table.
+ */
+static void hwmon_max31760_test_pwm_freq_far_below(struct kunit *test)
+{
+	static const char * const inputs[] = {
+		"-9223372036854775808", "-9223372036854775700",
+		"-9223372036854775658",
+	};
+	const struct max31760_wr set = { DS_CR1, 0x01 };
+	char what[64];
+	u8 *before;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
+		max31760_test_preset(test, DS_CR1, 0x19);
+		before = max31760_test_snapshot(test);
+		snprintf(what, sizeof(what), "pwm1_freq=%s", inputs[i]);
+		KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, "pwm1_freq",
+							      inputs[i]),
+				    0, "%s", what);
+		max31760_test_expect_file(test, before, &set, 1, what);
+	}
+}
+
+/*
+ * Seeded random values.  The default seed is fixed so that a failure
+ * reproduces; every run prints it.  To try others, boot with
+ * max31760_test.seed=N (e.g. `kunit.py run --kernel_args
+ * max31760_test.seed=N`) or change the default below; a failure names
+ * the iteration, the attribute and the value.
+ */
+static unsigned long long seed = 0x6b636f6e666f726dULL;
+module_param(seed, ullong, 0444);
+MODULE_PARM_DESC(seed, "seed of hwmon_max31760_test_write_random");
+
+#define MAX31760_RANDOM_ITERATIONS	2000
+
+enum max31760_kind {
+	MAX31760_TEMP_LIMIT,
+	MAX31760_PWM,
+	MAX31760_PWM_ENABLE,
+	MAX31760_PWM_FREQ,
+	MAX31760_AUTO_CHANNELS,
+	MAX31760_FAN_ENABLE,
+	MAX31760_LUT,
+	MAX31760_HYST,
+};
+
+static const struct max31760_target {
+	const char *fmt;
+	enum max31760_kind kind;
+	int nr;		/* set-point MSB, fan channel or LUT entries */
+	s64 lo, hi;	/* documented range, to draw values near it */
+} max31760_targets[] = {
+	{ "temp1_max", MAX31760_TEMP_LIMIT, DS_RHSH, -128000, 127875 },
+	{ "temp1_crit", MAX31760_TEMP_LIMIT, DS_ROTSH, -128000, 127875 },
+	{ "temp2_max", MAX31760_TEMP_LIMIT, DS_LHSH, -128000, 127875 },
+	{ "temp2_crit", MAX31760_TEMP_LIMIT, DS_LOTSH, -128000, 127875 },
+	{ "pwm1", MAX31760_PWM, 0, 0, 255 },
+	{ "pwm1_enable", MAX31760_PWM_ENABLE, 0, 1, 2 },
+	{ "pwm1_freq", MAX31760_PWM_FREQ, 0, 33, 25000 },
+	{ "pwm1_auto_channels_temp", MAX31760_AUTO_CHANNELS, 0, 1, 3 },
+	{ "fan1_enable", MAX31760_FAN_ENABLE, 0, 0, 1 },
+	{ "fan2_enable", MAX31760_FAN_ENABLE, 1, 0, 1 },
+	{ "pwm1_auto_point%d_pwm", MAX31760_LUT, 48, 0, 255 },
+	{ "pwm1_auto_point_temp_hyst", MAX31760_HYST, 0, 0, 4294967295LL },
+};
+
+static u64 max31760_rand64(struct rnd_state *rnd)
+{
+	return (u64)prandom_u32_state(rnd) << 32 | prandom_u32_state(rnd);
+}
+
+/*
+ * A value near the range (a quarter each: uniform over the range
+ * widened by its size on both sides, within 2 of either end, any 64-bit
+ * number, the range itself).
+ */
+static s64 max31760_draw(struct rnd_state *rnd, s64 lo, s64 hi)
+{
+	u64 span = (u64)(hi - lo) + 1;
+
+	switch (prandom_u32_state(rnd) % 4) {
+	case 0:
+		return lo - (s64)span + (s64)(max31760_rand64(rnd) % (3 * span));
+	case 1:
+		return (prandom_u32_state(rnd) & 1 ? lo : hi) +
+		       (s64)(prandom_u32_state(rnd) % 5) - 2;
+	case 2:
+		return (s64)max31760_rand64(rnd);
+	default:
+		return lo + (s64)(max31760_rand64(rnd) % span);
+	}
+}
+
+/* Round to the nearest 0.125 degC, halves away from zero, and clamp. */
+static u16 max31760_ref_temp(s64 mc)
+{
+	s64 q;
+
+	mc = clamp_t(s64, mc, -128000, 127875);
+	q = mc / 125;
+	if (mc % 125 >= 63)
+		q++;
+	else if (mc % 125 <= -63)
+		q--;
+	return (u16)(s16)(q * 32);
+}
+
+/* The closest of the four DRV frequencies, a tie going to the lower. */
+static u8 max31760_ref_drv(s64 hz)
+{
+	static const s64 freq[] = { 33, 150, 1500, 25000 };
+	u8 i, best = 0;
+
+	for (i = 1; i < ARRAY_SIZE(freq); i++)
+		if (hz > freq[i - 1] &&
+		    (hz >= freq[i] || freq[i] - hz < hz - freq[i - 1]))
+			best = i;
+	return best;
+}
+
+/*
+ * The datasheet's answer for @v written to @t, given the registers
+ * @before: the errno, or 0 and the registers to change in @set.
+ */
+static int max31760_ref(const struct max31760_target *t, int lut, s64 v,
+			const u8 *before, struct max31760_wr *set, int *nset)
+{
+	u8 cr1 = before[DS_CR1], cr2 = before[DS_CR2], cr3 = before[DS_CR3];
+	u16 temp;
+
+	*nset = 1;
+	switch (t->kind) {
+	case MAX31760_TEMP_LIMIT:
+		temp = max31760_ref_temp(v);
+		set[0] = (struct max31760_wr){ t->nr, temp >> 8 };
+		set[1] = (struct max31760_wr){ t->nr + 1, temp & 0xff };
+		*nset = 2;
+		return 0;
+	case MAX31760_PWM:
+		if (v < 0 || v > 255)
+			break;
+		set[0] = (struct max31760_wr){ DS_PWMR, v };
+		return 0;
+	case MAX31760_PWM_ENABLE:
+		if (v != 1 && v != 2)
+			break;
+		set[0] = (struct max31760_wr){ DS_CR2,
+					       v == 1 ? cr2 | 0x01 :
+							cr2 & ~0x01 };
+		return 0;
+	case MAX31760_PWM_FREQ:
+		set[0] = (struct max31760_wr){ DS_CR1, (cr1 & ~0x18) |
+					       max31760_ref_drv(v) << 3 };
+		return 0;
+	case MAX31760_AUTO_CHANNELS:
+		if (v < 1 || v > 3)
+			break;
+		set[0] = (struct max31760_wr){ DS_CR1, (cr1 & ~0x03) |
+					       (v == 1 ? 0x01 :
+						v == 2 ? 0x00 : 0x02) };
+		return 0;
+	case MAX31760_FAN_ENABLE:
+		if (v != 0 && v != 1)
+			break;
+		set[0] = (struct max31760_wr){ DS_CR3,
+					       v ? cr3 | BIT(t->nr) :
+						   cr3 & ~BIT(t->nr) };
+		return 0;
+	case MAX31760_LUT:
+		*nset = 0;
+		if (v < 0)
+			return -EINVAL;
+		if (v > 255)
+			return -ERANGE;
+		set[0] = (struct max31760_wr){ DS_LUT(lut), v };
+		*nset = 1;
+		return 0;
+	case MAX31760_HYST:
+		*nset = 0;
+		if (v < 0)
+			return -EINVAL;
+		if (v > U32_MAX)
+			return -ERANGE;
+		set[0] = (struct max31760_wr){ DS_CR1, v < 3000 ?
+					       cr1 & ~0x20 : cr1 | 0x20 };
+		*nset = 1;
+		return 0;
+	}
+	*nset = 0;
+	return -EINVAL;
+}
+
+static void hwmon_max31760_test_write_random(struct kunit *test)
+{
+	struct max31760_wr set[2];
+	struct rnd_state rnd;
+	char attr[32], input[24], what[96];
+	int i, nset, ret, lut;
+	u8 *before;
+	s64 v;
+
+	kunit_info(test, "seed %llu (max31760_test.seed=N to change), %d values\n",
+		   seed, MAX31760_RANDOM_ITERATIONS);
+	prandom_seed_state(&rnd, seed);
+
+	for (i = 0; i < MAX31760_RANDOM_ITERATIONS; i++) {
+		const struct max31760_target *t =
+			&max31760_targets[prandom_u32_state(&rnd) %
+					  ARRAY_SIZE(max31760_targets)];
+
+		lut = t->kind == MAX31760_LUT ?
+		      prandom_u32_state(&rnd) % t->nr : 0;
+		snprintf(attr, sizeof(attr), t->fmt, lut + 1);
+		v = max31760_draw(&rnd, t->lo, t->hi);
+		snprintf(input, sizeof(input), "%lld", v);
+		snprintf(what, sizeof(what), "seed %llu #%d %s=\"%s\"", seed,
+			 i, attr, input);
+
+		before = max31760_test_snapshot(test);
+		ret = max31760_ref(t, lut, v, before, set, &nset);
+		KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, attr, input),
+				    ret, "%s", what);
+		if (max31760_test_expect_file(test, before, set, nset, what))
+			return;
+		kunit_kfree(test, before);
+	}
+}
+
 static struct kunit_case max31760_test_cases[] = {
 	KUNIT_CASE(hwmon_max31760_test_probe_comparator_mode),
 	KUNIT_CASE_PARAM(hwmon_max31760_test_volatile_regs,
@@ -895,6 +1520,12 @@ static struct kunit_case max31760_test_cases[] = {
 	KUNIT_CASE(hwmon_max31760_test_fan_enable),
 	KUNIT_CASE(hwmon_max31760_test_lut),
 	KUNIT_CASE(hwmon_max31760_test_temp_labels),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_temp_limit_range,
+			 max31760_tlim_gen_params),
+	KUNIT_CASE_PARAM(hwmon_max31760_test_write_range,
+			 max31760_write_gen_params),
+	KUNIT_CASE(hwmon_max31760_test_pwm_freq_far_below),
+	KUNIT_CASE(hwmon_max31760_test_write_random),
 	{}
 };
 
