@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
@@ -98,6 +99,56 @@ static void hier_teardown(struct hier *self)
 	for (i = ROOT; i < NODES; i++)
 		close(self->fd[i]);
 	remove_hierarchy();
+}
+
+#define WALK_MAX	4096
+
+/* Ids of @dir and every cgroup directory below it, as this mount shows. */
+static int tree_ids(const char *dir, __u64 *ids, int n)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (n >= WALK_MAX)
+		return n;
+	ids[n++] = path_id(dir);
+	d = opendir(dir);
+	if (!d)
+		return n;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n = tree_ids(path, ids, n);
+	}
+	closedir(d);
+	return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* cgroup.stat's nr_dying_descendants of @dir */
+static long dying_below(const char *dir)
+{
+	char path[PATH_MAX], key[64];
+	long val, ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &val) == 2)
+		if (!strcmp(key, "nr_dying_descendants"))
+			ret = val;
+	fclose(f);
+	return ret;
 }
 
 /* Walks, one per variant: each test runs for every variant. */
@@ -234,6 +285,7 @@ TEST_F(walk, visits_in_order)
 	n = hier_walk(&self->h, sizeof(self->h.out));
 	expect_nodes(_metadata, &self->h, n, variant->walk);
 	EXPECT_EQ(self->h.skel->bss->epilogues, 1);
+	EXPECT_EQ(self->h.skel->bss->seq_num_gaps, 0);
 }
 
 /*
@@ -444,6 +496,127 @@ TEST_F(param, walk_that_fits_ends_with_eof)
 }
 
 /*
+ * Dying cgroups (removed, still referenced: here by a link, as cgroup.stat's
+ * nr_dying_descendants counts them) stay on their parent's children list
+ * until released, and the walk steps onto them, but they are never shown.
+ * Each variant makes one next to the walk, reads the walk in read()s of
+ * exactly its size (one read of 8 bytes if it is empty), and wants the
+ * documented end: every online cgroup once, in order, the epilogue once,
+ * then read() returns 0; and meta->seq_num counts the cgroups shown,
+ * from 0 ("the prog can check (seq->num == 0) to determine whether this
+ * is the first element", cgroup_iter.c).
+ *
+ * 6.1.192 without 0306: a pre-order walk whose last online cgroup is
+ * followed by a dying one stops its session on it, once the reader's
+ * buffer is full: the next read() fails with EOPNOTSUPP, the epilogue
+ * never runs (pre_dying_last); seq_num counts the dying ones, so a
+ * cgroup after one is not its visit's number (pre_dying_inside,
+ * post_dying_inside) and the first one of a walk from a dying start is
+ * seq_num 1 (ancestors_up_from_dying). A walk of nothing but a dying
+ * cgroup ended in EOF before the fix too (self_only_dying,
+ * pre_from_dying).
+ */
+#define Z	TOP "/z"	/* made last: after b in kconform's children */
+#define A2	TOP "/a/a2"	/* made after a1 */
+
+FIXTURE(dying) {
+	struct hier h;
+	struct bpf_link *pin;	/* keeps the dying cgroup referenced */
+};
+
+FIXTURE_VARIANT(dying) {
+	enum bpf_cgroup_iter_order order;
+	enum node start;	/* NODES: the dying cgroup itself */
+	const char *dying;
+	enum node walk[NODES + 1];
+};
+
+FIXTURE_VARIANT_ADD(dying, pre_dying_last) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_PRE, .start = KCG, .dying = Z,
+	.walk = { KCG, A, A1, B, END },
+};
+
+FIXTURE_VARIANT_ADD(dying, pre_dying_inside) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_PRE, .start = KCG, .dying = A2,
+	.walk = { KCG, A, A1, B, END },
+};
+
+FIXTURE_VARIANT_ADD(dying, post_dying_inside) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_POST, .start = KCG, .dying = Z,
+	.walk = { A1, A, B, KCG, END },
+};
+
+FIXTURE_VARIANT_ADD(dying, ancestors_up_from_dying) {
+	.order = BPF_CGROUP_ITER_ANCESTORS_UP, .start = NODES, .dying = A2,
+	.walk = { A, KCG, ROOT, END },
+};
+
+FIXTURE_VARIANT_ADD(dying, self_only_dying) {
+	.order = BPF_CGROUP_ITER_SELF_ONLY, .start = NODES, .dying = Z,
+	.walk = { END },
+};
+
+FIXTURE_VARIANT_ADD(dying, pre_from_dying) {
+	.order = BPF_CGROUP_ITER_DESCENDANTS_PRE, .start = NODES, .dying = Z,
+	.walk = { END },
+};
+
+FIXTURE_SETUP(dying)
+{
+	union bpf_iter_link_info linfo = {};
+	int fd;
+
+	rmdir(Z);
+	rmdir(A2);
+	hier_setup(_metadata, &self->h);
+	self->pin = NULL;
+	ASSERT_EQ(mkdir(variant->dying, 0755), 0);
+	fd = open(variant->dying, O_RDONLY | O_DIRECTORY);
+	ASSERT_GE(fd, 0);
+	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
+	linfo.cgroup.cgroup_fd = fd;
+	ASSERT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+			    &self->pin), 0);
+	if (variant->start == NODES) {
+		linfo.cgroup.order = variant->order;
+		ASSERT_EQ(iter_link(self->h.skel->progs.dump_cgroup, &linfo,
+				    &self->h.link), 0);
+	}
+	close(fd);
+	ASSERT_EQ(rmdir(variant->dying), 0);
+	ASSERT_GT(dying_below(TOP), 0);
+}
+
+FIXTURE_TEARDOWN(dying)
+{
+	bpf_link__destroy(self->pin);
+	hier_teardown(&self->h);
+}
+
+TEST_F(dying, exact_reads_end_with_eof)
+{
+	struct iter_end end;
+	int i, n = 0;
+	ssize_t len;
+
+	while (variant->walk[n] != END)
+		n++;
+	if (variant->start != NODES)
+		ASSERT_EQ(hier_link(_metadata, &self->h, variant->order,
+				    variant->start, BY_FD), 0);
+	len = iter_read(self->h.link, self->h.out, sizeof(self->h.out),
+			n ? 8 * n : 8, &end);
+	ASSERT_EQ(len, 8 * n);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(self->h.out[i], self->h.id[variant->walk[i]])
+			TH_LOG("visit %d: want %s", i, node_path[variant->walk[i]]);
+	EXPECT_EQ(end.err, 0) TH_LOG("read() %d: %s", end.reads, strerror(-end.err));
+	EXPECT_EQ(end.reads, n ? 2 : 1);
+	EXPECT_EQ(self->h.skel->bss->epilogues, 1);
+	EXPECT_EQ(self->h.skel->bss->seq_num_gaps, 0);
+}
+
+/*
  * In a cgroup namespace rooted at a: the ids of cgroups outside it name
  * nothing (ENOENT), and fdinfo's cgroup_path is relative to its root.
  * The child exits with the number of the first check that failed: 12,
@@ -491,6 +664,163 @@ TEST_F(param, cgroup_namespace_limits_ids_and_paths)
 		       WEXITSTATUS(st));
 }
 
+/*
+ * Links made in nested cgroup namespaces: the child moves into a, enters
+ * a cgroup namespace (rooted at a), mounts cgroup2 as it sees it at
+ * CGNS_MNT "1", moves into a1 and does the same again (rooted at a1,
+ * CGNS_MNT "2"). At each level, links made there:
+ *
+ *   - without a start (neither fd nor id) walk from the namespace's
+ *     root (cgroup_get_from_path("/") resolves in the caller's cgroup
+ *     namespace): DESCENDANTS_PRE visits exactly the cgroups the mount
+ *     shows, SELF_ONLY the mount's root, and fdinfo says cgroup_path "/";
+ *   - ANCESTORS_UP from there goes on past the namespace's root to the
+ *     hierarchy's root (curr->parent), visiting cgroups the namespace
+ *     does not show and whose ids it cannot use (the uapi says "walk
+ *     ancestors upward"; 6.1.192 does not stop at the namespace);
+ *   - an id of a cgroup outside the namespace (b, kconform) is ENOENT,
+ *     but an fd opened before unsharing (b) makes a link that walks b:
+ *     cgroup_v1v2_get_from_fd() checks no namespace, and fdinfo shows
+ *     b's path relative to the namespace's root.
+ *
+ * The child exits with the number of the first check that failed and
+ * prints what differed.
+ */
+#define CGNS_MNT	"/tmp/kconform-cgns"
+
+static int cgns_walk(struct hier *h, __u32 order, __u64 *got)
+{
+	union bpf_iter_link_info linfo = {};
+	int n;
+
+	linfo.cgroup.order = order;
+	if (iter_link(h->skel->progs.dump_cgroup, &linfo, &h->link))
+		return -1;
+	n = hier_walk(h, sizeof(h->out));
+	if (n > 0)
+		memcpy(got, h->out, n * sizeof(*got));
+	return n;
+}
+
+/* Say what failed at @level; the exit status for check @num. */
+static int cgns_fail(int num, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# cgroupns level %d: ", level);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	return num + 10 * level;
+}
+
+static int cgns_level(struct hier *h, int level, int b_fd)
+{
+	static __u64 want[64], got[64];
+	enum node up[][5] = { { A, KCG, ROOT, END }, { A1, A, KCG, ROOT, END } };
+	union bpf_iter_link_info linfo = {};
+	char mnt[64], path[PATH_MAX], want_path[64], text[512];
+	int n, w, i;
+
+	snprintf(mnt, sizeof(mnt), CGNS_MNT "%d", level);
+	snprintf(path, sizeof(path), "%s/cgroup.procs",
+		 level == 1 ? node_path[A] : node_path[A1]);
+	if (kc_write_file(path, "0"))
+		return cgns_fail(1, level, "join %s: %s", path, strerror(errno));
+	if (unshare(CLONE_NEWCGROUP | CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return cgns_fail(1, level, "unshare: %s", strerror(errno));
+	mkdir(mnt, 0755);
+	if (mount("cgroup2", mnt, "cgroup2", 0, NULL))
+		return cgns_fail(1, level, "mount cgroup2 at %s: %s", mnt, strerror(errno));
+
+	/* the default start: the namespace's root and what the mount shows */
+	w = tree_ids(mnt, want, 0);
+	qsort(want, w, sizeof(*want), cmp_u64);
+	n = cgns_walk(h, BPF_CGROUP_ITER_DESCENDANTS_PRE, got);
+	if (n >= 0)
+		qsort(got, n, sizeof(*got), cmp_u64);
+	if (n != w || memcmp(got, want, w * sizeof(*want)))
+		return cgns_fail(2, level, "default pre-order walk: %d cgroups, %s shows %d",
+				 n, mnt, w);
+	if (fdinfo_has(h->link, "cgroup_path:\t/") != 1)
+		return cgns_fail(3, level, "default start's cgroup_path is not /");
+	bpf_link__destroy(h->link);
+	n = cgns_walk(h, BPF_CGROUP_ITER_SELF_ONLY, got);
+	bpf_link__destroy(h->link);
+	if (n != 1 || got[0] != path_id(mnt))
+		return cgns_fail(4, level, "default self_only: %d cgroups, not %s's root", n, mnt);
+
+	/* up from the namespace's root: on to the hierarchy's root */
+	n = cgns_walk(h, BPF_CGROUP_ITER_ANCESTORS_UP, got);
+	bpf_link__destroy(h->link);
+	for (w = 0; up[level - 1][w] != END; w++)
+		;
+	if (n != w)
+		return cgns_fail(5, level, "ancestors_up from the namespace's root: %d, not %d",
+				 n, w);
+	for (i = 0; i < n; i++)
+		if (got[i] != h->id[up[level - 1][i]])
+			return cgns_fail(5, level, "ancestors_up visit %d is not %s", i,
+					 node_path[up[level - 1][i]]);
+
+	/* ids outside are ENOENT, an fd from outside is taken */
+	linfo.cgroup.order = BPF_CGROUP_ITER_SELF_ONLY;
+	linfo.cgroup.cgroup_id = h->id[B];
+	if (iter_link(h->skel->progs.dump_cgroup, &linfo, &h->link) != -ENOENT)
+		return cgns_fail(6, level, "b's id did not give ENOENT");
+	linfo.cgroup.cgroup_id = h->id[KCG];
+	if (iter_link(h->skel->progs.dump_cgroup, &linfo, &h->link) != -ENOENT)
+		return cgns_fail(6, level, "kconform's id did not give ENOENT");
+	linfo.cgroup.cgroup_id = 0;
+	linfo.cgroup.cgroup_fd = b_fd;
+	if (iter_link(h->skel->progs.dump_cgroup, &linfo, &h->link))
+		return cgns_fail(7, level, "b's fd: %s", strerror(errno));
+	snprintf(want_path, sizeof(want_path), "cgroup_path:\t%s/b",
+		 level == 1 ? "/.." : "/../..");
+	i = fdinfo_has(h->link, want_path);
+	fdinfo_text(h->link, text, sizeof(text));
+	n = hier_walk(h, sizeof(h->out));
+	bpf_link__destroy(h->link);
+	if (n != 1 || h->out[0] != h->id[B])
+		return cgns_fail(7, level, "b's fd walks %d cgroups, not b", n);
+	if (i != 1)
+		return cgns_fail(8, level, "b's fd: no \"%s\" in fdinfo: %s", want_path, text);
+	return 0;
+}
+
+static int cgns_child(struct hier *h)
+{
+	int level, ret;
+
+	for (level = 1; level <= 2; level++) {
+		ret = cgns_level(h, level, h->fd[B]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+TEST_F(param, nested_cgroup_namespaces_walk_from_their_root)
+{
+	pid_t child;
+	int st;
+
+	rmdir(TOP "/a/a1/x");
+	ASSERT_EQ(mkdir(TOP "/a/a1/x", 0755), 0);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child)
+		_exit(cgns_child(&self->h));
+	ASSERT_EQ(waitpid(child, &st, 0), child);
+	EXPECT_EQ(rmdir(TOP "/a/a1/x"), 0);
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(WEXITSTATUS(st), 0)
+		TH_LOG("check %d of cgns_level() failed", WEXITSTATUS(st));
+}
+
 /* A named cgroup v1 hierarchy, walked from its root's fd. */
 TEST_F(param, v1_fd_walks_v1_hierarchy)
 {
@@ -526,38 +856,6 @@ TEST_F(param, v1_fd_walks_v1_hierarchy)
 
 /* ---- seeded bad input and fault injection (issue 15) ------------------ */
 
-#define WALK_MAX	4096
-
-/* Ids of @dir and every cgroup directory below it, as this mount shows. */
-static int tree_ids(const char *dir, __u64 *ids, int n)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	if (n >= WALK_MAX)
-		return n;
-	ids[n++] = path_id(dir);
-	d = opendir(dir);
-	if (!d)
-		return n;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		n = tree_ids(path, ids, n);
-	}
-	closedir(d);
-	return n;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The walk a valid link makes from @start (ROOT for the default start):
  * SELF_ONLY and ANCESTORS_UP in their order, the descendants sorted (the
@@ -587,24 +885,6 @@ static int expected_walk(enum node start, __u32 order, __u64 *ids)
 		qsort(ids, n, sizeof(*ids), cmp_u64);
 	}
 	return n;
-}
-
-/* cgroup.stat's nr_dying_descendants of @dir */
-static long dying_below(const char *dir)
-{
-	char path[PATH_MAX], key[64];
-	long val, ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &val) == 2)
-		if (!strcmp(key, "nr_dying_descendants"))
-			ret = val;
-	fclose(f);
-	return ret;
 }
 
 #define CG_FUZZ_ITERS	600
@@ -652,26 +932,9 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 	gone_id = path_id(TOP "/gone");
 	ASSERT_EQ(rmdir(TOP "/gone"), 0);
 	/*
-	 * A cgroup just removed (gone, and the previous cases' hierarchies)
-	 * stays online, and walked, until its css is killed after an RCU
-	 * grace period: wait until a walk of everything is what
-	 * /sys/fs/cgroup lists.
+	 * gone, and the previous cases' cgroups, may still be dying: walked
+	 * (with 0306: stepped over) but never shown.
 	 */
-	for (k = 0; k < 100; k++) {
-		union bpf_iter_link_info all = {
-			.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE,
-		};
-
-		ASSERT_EQ(0, iter_link(self->h.skel->progs.dump_cgroup, &all,
-				       &self->h.link));
-		n = iter_read(self->h.link, got, sizeof(got), sizeof(got), &end);
-		bpf_link__destroy(self->h.link);
-		self->h.link = NULL;
-		if (n == 8 * tree_ids(CG2, want, 0) && !end.err)
-			break;
-		usleep(50000);
-	}
-	ASSERT_LT(k, 100) TH_LOG("removed cgroups still walked after 5 s");
 
 	for (i = 0; i < CG_FUZZ_ITERS; i++) {
 		memset(info, 0, sizeof(info));
@@ -762,16 +1025,7 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 			ASSERT_GE(n, 0);
 			if (chunk > 8 * (w - 1)) {
 				EXPECT_EQ(8 * w, n) TH_LOG("iteration %d, chunk %d", i, chunk);
-				/*
-				 * A dying cgroup (removed, not yet released:
-				 * cgroup.stat's nr_dying_descendants) is walked
-				 * but shows nothing; one after the last record
-				 * of a pre-order walk ends the session before
-				 * the end when the chunk is already full.
-				 */
-				if (end.err && order == BPF_CGROUP_ITER_DESCENDANTS_PRE &&
-				    chunk <= 8 * w && dying_below(node_path[start]) > 0)
-					end.err = 0;
+				/* dying cgroups (the dying fixture) do not count */
 				EXPECT_EQ(0, end.err) TH_LOG("iteration %d, chunk %d", i, chunk);
 			} else {
 				EXPECT_EQ(8 * ((chunk + 7) / 8), n)

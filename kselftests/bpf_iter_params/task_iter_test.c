@@ -23,8 +23,11 @@
 #include <pthread.h>
 #include <dirent.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -690,6 +693,487 @@ static int cmp_u32(const void *a, const void *b)
 	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* ---- links made in nested pid namespaces (issue 15) ------------------- */
+
+/*
+ * A process one or two pid namespaces down (pid 1 there), with that
+ * namespace's proc mounted at NS_PROC in a mount namespace of its own,
+ * makes task, task_file and task_vma links with tid (its second
+ * thread), pid (1, itself) and pid_fd (a pidfd of itself). Read there,
+ * each link visits what NS_PROC shows: the task a tid names; for pid and
+ * pid_fd every thread of the process (task), or the leader alone
+ * (task_file, task_vma: the threads share its files and mm); exactly
+ * the fds of NS_PROC/<tid>/fd, as many VMAs as NS_PROC/<tid>/maps. The
+ * records hold global ids (task->pid); the NSpid line of the initial
+ * /proc maps them into the namespace.
+ *
+ * What 6.1.192 does with the numbers (bpf_iter_attach_task(),
+ * init_seq_pidns()): tid and pid are kept as given, and pid_fd becomes
+ * the process's number in the creator's pid namespace, when the link is
+ * made; the number is looked up in the pid namespace of whoever makes
+ * the iterator (bpf_iter_create(), or open() of a pinned link), when it
+ * is made. Neither seed (f0d74c4da1f0, aa55dfd3783f) nor the uapi
+ * header says which namespace: "a pid is interpreted in the creator's
+ * namespace" holds only while the reader shares it. The links, passed
+ * to this test in the initial namespace and read here, walk other
+ * tasks: pid 1 and the pidfd of the nested init both walk the guest's
+ * init (a pid_fd link does not keep to its process), the tid walks the
+ * initial namespace's task of that number (a kernel thread: no files,
+ * no mm). And a link made here with this test's tid, read in the
+ * nested namespace, walks the task of that number there (none).
+ */
+#define NS_PROC		"/tmp/kconform-nsproc"
+#define NS_THREADS	2
+
+enum ns_link { NS_TID, NS_PID, NS_PID_FD, NS_LINKS };
+
+static const char *const ns_link_name[NS_LINKS] = { "tid", "pid", "pid_fd" };
+
+/* Field @level of the NSpid line of global task @tid: its id there. */
+static __u32 ns_tid(__u32 tid, int level)
+{
+	char path[64], line[256], *p, *end;
+	__u32 ret = 0;
+	long v;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		p = line + 6;
+		for (i = 0; i <= level; i++, p = end) {
+			v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			if (i == level)
+				ret = v;
+		}
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The entries of @dir that are numbers, sorted; -1 if it cannot be read. */
+static int dir_numbers(const char *dir, __u32 *out, int max)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && n < max)
+			out[n++] = atoi(de->d_name);
+	closedir(d);
+	qsort(out, n, sizeof(*out), cmp_u32);
+	return n;
+}
+
+/* The VMAs @path (a maps file) lists: its lines but [vsyscall]. */
+static int maps_lines(const char *path)
+{
+	char line[512];
+	int n = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strstr(line, "[vsyscall]"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static union {
+	struct task_rec task[MAX_RECS];
+	struct file_rec file[MAX_RECS];
+	struct vma_rec vma[MAX_RECS];
+} ns_out;
+
+/* Read the iterator of link fd @fd to the end: records, or -errno. */
+static int ns_read(int fd, size_t rec)
+{
+	size_t len = 0;
+	ssize_t n;
+	int it;
+
+	it = bpf_iter_create(fd);
+	if (it < 0)
+		return -errno;
+	while (len < sizeof(ns_out) &&
+	       (n = read(it, (char *)&ns_out + len, sizeof(ns_out) - len)) > 0)
+		len += n;
+	if (n < 0)
+		n = -errno;
+	close(it);
+	return n < 0 ? n : (int)(len / rec);
+}
+
+struct ns_walk {
+	const char *target;	/* task, task_file, task_vma */
+	const char *proc;	/* the proc of the reader's pid namespace */
+	int level;		/* of that namespace */
+	enum ns_link k;
+	__u32 id;		/* the tid or pid the link names there */
+	int n;			/* records in ns_out */
+	int fd;			/* task_file: an fd the walk must show, or -1 */
+	__u64 ino;		/* its inode */
+	__u64 start;		/* task_vma: a VMA the walk must show, or 0 */
+};
+
+/*
+ * Does the walk @w (in ns_out) show what w->proc shows? NULL if so, else
+ * what differs.
+ */
+static const char *ns_check(const struct ns_walk *w)
+{
+	static __u32 want[MAX_RECS], got[MAX_RECS];
+	static char why[256];
+	bool task = !strcmp(w->target, "task"), marked = false;
+	char path[PATH_MAX];
+	int i, nw;
+	__u32 tid;
+
+#define WHY(...) (snprintf(why, sizeof(why), __VA_ARGS__), why)
+	snprintf(path, sizeof(path), "%s/%u/status", w->proc, w->id);
+	nw = 0;
+	if (!access(path, F_OK))
+		want[nw++] = w->id;
+	if (w->k != NS_TID && task) {
+		snprintf(path, sizeof(path), "%s/%u/task", w->proc, w->id);
+		nw = dir_numbers(path, want, MAX_RECS);
+		if (nw < 1)
+			return WHY("%s: %d threads", path, nw);
+	}
+	/* Every record is of a task the link names, as the reader sees it. */
+	for (i = 0; i < w->n; i++) {
+		memcpy(&tid, (char *)&ns_out + i * (task ? sizeof(struct task_rec) :
+			!strcmp(w->target, "task_file") ? sizeof(struct file_rec) :
+			sizeof(struct vma_rec)), sizeof(tid));
+		got[i] = ns_tid(tid, w->level);
+		if (!bsearch(&got[i], want, nw, sizeof(*want), cmp_u32))
+			return WHY("record %d: task %u (global %u) in %s, not the %s %u's",
+				   i, got[i], tid, w->proc, ns_link_name[w->k], w->id);
+	}
+	if (task) {
+		/* each thread once */
+		qsort(got, w->n, sizeof(*got), cmp_u32);
+		if (w->n != nw || memcmp(got, want, nw * sizeof(*want)))
+			return WHY("%d tasks, %s shows %d", w->n, w->proc, nw);
+		return NULL;
+	}
+	if (!strcmp(w->target, "task_file")) {
+		snprintf(path, sizeof(path), "%s/%u/fd", w->proc, w->id);
+		nw = nw ? dir_numbers(path, want, MAX_RECS) : 0;
+		for (i = 0; i < w->n; i++) {
+			got[i] = ns_out.file[i].fd;
+			marked |= ns_out.file[i].fd == (__u32)w->fd &&
+				  ns_out.file[i].ino == w->ino;
+		}
+		qsort(got, w->n, sizeof(*got), cmp_u32);
+		if (w->n != nw || memcmp(got, want, nw * sizeof(*want)))
+			return WHY("%d files, %s shows %d", w->n, path, nw);
+		if (w->fd >= 0 && !marked)
+			return WHY("fd %d not among the files", w->fd);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%u/maps", w->proc, w->id);
+	nw = nw ? maps_lines(path) : 0;
+	for (i = 0; i < w->n; i++)
+		marked |= ns_out.vma[i].start == w->start;
+	if (w->n != nw)
+		return WHY("%d VMAs, %s shows %d", w->n, path, nw);
+	if (w->start && !marked)
+		return WHY("VMA at %#llx not among them", (unsigned long long)w->start);
+	return NULL;
+#undef WHY
+}
+
+/* Send @n fds and @val over @sock; receive them. */
+static int send_fds(int sock, const int *fds, int n, __u32 val)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * NS_LINKS)] = {};
+	struct iovec iov = { .iov_base = &val, .iov_len = sizeof(val) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = CMSG_SPACE(sizeof(int) * n),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * n);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
+	return sendmsg(sock, &msg, 0) == sizeof(val) ? 0 : -1;
+}
+
+static int recv_fds(int sock, int *fds, int n, __u32 *val)
+{
+	char cbuf[CMSG_SPACE(sizeof(int) * NS_LINKS)] = {};
+	struct iovec iov = { .iov_base = val, .iov_len = sizeof(*val) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = CMSG_SPACE(sizeof(int) * n),
+	};
+	struct cmsghdr *c;
+
+	if (recvmsg(sock, &msg, 0) != sizeof(*val))
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int) * n))
+		return -1;
+	memcpy(fds, CMSG_DATA(c), sizeof(int) * n);
+	return 0;
+}
+
+static int ns_wake[2];
+
+static void *ns_thread(void *arg)
+{
+	char c;
+
+	__atomic_store_n((pid_t *)arg, syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (read(ns_wake[0], &c, 1) > 0)
+		;
+	return NULL;
+}
+
+/* Say what failed in the namespace; the exit status to give. */
+static int ns_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# pidns: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	return 1;
+}
+
+/*
+ * Pid 1 of the nested namespace: its links' walks against NS_PROC, the
+ * walk of @outer (made in the initial namespace), then its links to the
+ * test over @sock; it waits until the test has read them.
+ */
+static int pidns_inner(const char *target, int level, struct bpf_program *prog,
+		       struct bpf_link *outer, __u32 outer_tid, int sock)
+{
+	struct ns_walk w = { .target = target, .proc = NS_PROC, .level = level };
+	union bpf_iter_link_info linfo;
+	pid_t tids[NS_THREADS] = {};
+	pthread_t th[NS_THREADS];
+	struct bpf_link *link[NS_LINKS];
+	int i, k, memfd, pidfd, fds[NS_LINKS];
+	const char *why;
+	struct stat st;
+	void *page;
+	char c;
+
+	if (getpid() != 1)
+		return ns_fail("pid %d in the new namespace, 1 expected", getpid());
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return ns_fail("mount namespace: %s", strerror(errno));
+	mkdir(NS_PROC, 0755);
+	if (mount("proc", NS_PROC, "proc", 0, NULL))
+		return ns_fail("mount proc: %s", strerror(errno));
+	if (pipe(ns_wake))
+		return ns_fail("pipe: %s", strerror(errno));
+	for (i = 0; i < NS_THREADS; i++) {
+		if (pthread_create(&th[i], NULL, ns_thread, &tids[i]))
+			return ns_fail("pthread_create");
+		while (!__atomic_load_n(&tids[i], __ATOMIC_ACQUIRE))
+			sched_yield();
+	}
+	memfd = memfd_create("kconform-pidns", 0);
+	page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pidfd = syscall(SYS_pidfd_open, 1, 0);
+	if (memfd < 0 || fstat(memfd, &st) || page == MAP_FAILED || pidfd < 0)
+		return ns_fail("memfd, mmap or pidfd_open: %s", strerror(errno));
+	maps_lines(NS_PROC "/1/maps");	/* the stdio buffer, before counting */
+
+	for (k = 0; k < NS_LINKS; k++) {
+		memset(&linfo, 0, sizeof(linfo));
+		if (k == NS_TID)
+			linfo.task.tid = tids[1];
+		else if (k == NS_PID)
+			linfo.task.pid = 1;
+		else
+			linfo.task.pid_fd = pidfd;
+		if (iter_link(prog, &linfo, &link[k]))
+			return ns_fail("%s link: %s", ns_link_name[k], strerror(errno));
+		fds[k] = bpf_link__fd(link[k]);
+		w.k = k;
+		w.id = k == NS_TID ? tids[1] : 1;
+		w.fd = memfd;
+		w.ino = st.st_ino;
+		w.start = (unsigned long)page;
+		w.n = ns_read(fds[k], !strcmp(target, "task") ? sizeof(struct task_rec) :
+			      !strcmp(target, "task_file") ? sizeof(struct file_rec) :
+			      sizeof(struct vma_rec));
+		if (w.n < 0)
+			return ns_fail("%s %s: read: %s", target, ns_link_name[k], strerror(-w.n));
+		why = ns_check(&w);
+		if (why)
+			return ns_fail("%s %s %u, read at level %d: %s", target,
+				ns_link_name[k], w.id, level, why);
+	}
+
+	/* the initial namespace's tid of the test: no such task here */
+	w.k = NS_TID;
+	w.id = outer_tid;
+	w.fd = -1;
+	w.start = 0;
+	w.n = ns_read(bpf_link__fd(outer), !strcmp(target, "task") ?
+		      sizeof(struct task_rec) : !strcmp(target, "task_file") ?
+		      sizeof(struct file_rec) : sizeof(struct vma_rec));
+	why = w.n < 0 ? strerror(-w.n) : ns_check(&w);
+	if (why)
+		return ns_fail("%s tid %u made in the initial namespace, read at level %d: %s",
+			target, outer_tid, level, why);
+
+	if (send_fds(sock, fds, NS_LINKS, tids[1]))
+		return ns_fail("sendmsg: %s", strerror(errno));
+	if (read(sock, &c, 1) < 0)
+		return ns_fail("read: %s", strerror(errno));
+	return 0;
+}
+
+FIXTURE(pidns) {
+	struct task_iter *skel;
+	struct bpf_program *prog;
+	struct bpf_link *outer;	/* made here, read in the namespace */
+	int sock[2];
+	pid_t child;
+};
+
+FIXTURE_VARIANT(pidns) {
+	const char *target;
+	int level;
+};
+
+FIXTURE_VARIANT_ADD(pidns, task_level1) { .target = "task", .level = 1 };
+FIXTURE_VARIANT_ADD(pidns, task_level2) { .target = "task", .level = 2 };
+FIXTURE_VARIANT_ADD(pidns, task_file_level1) { .target = "task_file", .level = 1 };
+FIXTURE_VARIANT_ADD(pidns, task_file_level2) { .target = "task_file", .level = 2 };
+FIXTURE_VARIANT_ADD(pidns, task_vma_level1) { .target = "task_vma", .level = 1 };
+FIXTURE_VARIANT_ADD(pidns, task_vma_level2) { .target = "task_vma", .level = 2 };
+
+FIXTURE_SETUP(pidns)
+{
+	self->child = -1;
+	self->outer = NULL;
+	self->sock[0] = -1;
+	self->sock[1] = -1;
+	self->skel = task_iter__open_and_load();
+	ASSERT_NE(self->skel, NULL) TH_LOG("load: %s", strerror(errno));
+	if (!strcmp(variant->target, "task"))
+		self->prog = self->skel->progs.dump_task;
+	else if (!strcmp(variant->target, "task_file"))
+		self->prog = self->skel->progs.dump_task_file;
+	else
+		self->prog = self->skel->progs.dump_task_vma;
+	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, self->sock), 0);
+}
+
+FIXTURE_TEARDOWN(pidns)
+{
+	if (self->child > 0) {
+		kill(self->child, SIGKILL);
+		waitpid(self->child, NULL, 0);
+	}
+	close(self->sock[0]);
+	close(self->sock[1]);
+	bpf_link__destroy(self->outer);
+	task_iter__destroy(self->skel);
+}
+
+/*
+ * The child's process, @level pid namespaces down: each level forks the
+ * next one's pid 1 and exits with its status.
+ */
+static int pidns_chain(const struct _fixture_variant_pidns *variant,
+		       struct _test_data_pidns *self, __u32 outer_tid)
+{
+	pid_t pid;
+	int i, st;
+
+	close(self->sock[0]);
+	for (i = 0; i < variant->level; i++) {
+		if (unshare(CLONE_NEWPID))
+			return 100;
+		pid = fork();
+		if (pid < 0)
+			return 101;
+		if (pid) {
+			if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+				return 102;
+			return WEXITSTATUS(st);
+		}
+	}
+	return pidns_inner(variant->target, variant->level, self->prog,
+			   self->outer, outer_tid, self->sock[1]);
+}
+
+TEST_F(pidns, links_walk_what_the_readers_proc_shows)
+{
+	struct ns_walk w = { .target = variant->target, .proc = "/proc", .fd = -1 };
+	__u32 len = sizeof(struct bpf_link_info), tid = syscall(SYS_gettid), t;
+	struct bpf_link_info info;
+	int k, st, fds[NS_LINKS];
+	const char *why;
+
+	ASSERT_EQ(task_link(self->prog, TID, tid, &self->outer), 0);
+	self->child = fork();
+	ASSERT_GE(self->child, 0);
+	if (!self->child)
+		_exit(pidns_chain(variant, self, tid));
+	close(self->sock[1]);
+	self->sock[1] = -1;
+
+	if (!recv_fds(self->sock[0], fds, NS_LINKS, &t)) {
+		for (k = 0; k < NS_LINKS; k++) {
+			/* the numbers as the creator gave them (pid_fd: 1) */
+			memset(&info, 0, sizeof(info));
+			len = sizeof(info);
+			ASSERT_EQ(bpf_obj_get_info_by_fd(fds[k], &info, &len), 0);
+			EXPECT_EQ(k == NS_TID ? info.iter.task.tid : info.iter.task.pid,
+				  k == NS_TID ? t : 1)
+				TH_LOG("%s", ns_link_name[k]);
+			/* read here: the initial namespace's task of that number */
+			w.k = k;
+			w.id = k == NS_TID ? t : 1;
+			w.n = ns_read(fds[k], !strcmp(variant->target, "task") ?
+				      sizeof(struct task_rec) :
+				      !strcmp(variant->target, "task_file") ?
+				      sizeof(struct file_rec) : sizeof(struct vma_rec));
+			ASSERT_GE(w.n, 0) TH_LOG("%s: %s", ns_link_name[k], strerror(-w.n));
+			why = ns_check(&w);
+			EXPECT_EQ(NULL, why) TH_LOG("%s %s %u of level %d, read here: %s",
+						    variant->target, ns_link_name[k], w.id,
+						    variant->level, why);
+			close(fds[k]);
+		}
+	}
+	EXPECT_EQ(write(self->sock[0], "", 1), 1);
+	ASSERT_EQ(waitpid(self->child, &st, 0), self->child);
+	self->child = -1;
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(WEXITSTATUS(st), 0) TH_LOG("the namespace's checks failed (see above)");
 }
 
 #define TASK_FUZZ_ITERS	300

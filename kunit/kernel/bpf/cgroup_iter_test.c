@@ -549,6 +549,32 @@ static void bpf_cgroup_iter_test_dead_descendant_skipped(struct kunit *test)
 	cgit_expect_seen(test, want, ARRAY_SIZE(want));
 }
 
+/*
+ * A session that ends because user space's buffer is full right after
+ * the last live cgroup, with only a removed one left in the walk: the
+ * walk is complete (epilogue, then EOF), not cut short (-EOPNOTSUPP).
+ * 6.1.192 without 0306 steps onto the dead b1, so the session stops on
+ * it: no epilogue, and the next read says -EOPNOTSUPP.
+ */
+static void bpf_cgroup_iter_test_dead_last_ends_walk(struct kunit *test)
+{
+	struct cgit_fixture *fx = test->priv;
+	struct cgroup *want[] = { fx->cgrp[CG_R], fx->cgrp[CG_A], fx->cgrp[CG_A1],
+				  fx->cgrp[CG_A2], fx->cgrp[CG_B] };
+	struct seq_file *seq;
+
+	/* fx->cgrp[CG_B1] keeps b1 on its parent's children list */
+	KUNIT_ASSERT_EQ(test, cgit_rmdir(fx, CG_B1), 0);
+
+	seq = cgit_open(test, fx->cgrp[CG_R], BPF_CGROUP_ITER_DESCENDANTS_PRE);
+	KUNIT_EXPECT_EQ(test, cgit_read(test, seq, ARRAY_SIZE(want)), 0);
+	cgit_expect_seen(test, want, ARRAY_SIZE(want));
+
+	KUNIT_EXPECT_EQ(test, cgit_read(test, seq, 0), 0);
+	cgit_close(test, seq);
+	KUNIT_EXPECT_EQ(test, cgit.nseen, ARRAY_SIZE(want));
+}
+
 /* self_only on a removed start cgroup shows nothing but the epilogue. */
 static void bpf_cgroup_iter_test_dead_self_only(struct kunit *test)
 {
@@ -575,6 +601,7 @@ static struct kunit_case bpf_cgroup_iter_cases[] = {
 	KUNIT_CASE(bpf_cgroup_iter_test_resume_eopnotsupp),
 	KUNIT_CASE(bpf_cgroup_iter_test_dead_descendant_skipped),
 	KUNIT_CASE(bpf_cgroup_iter_test_dead_self_only),
+	KUNIT_CASE(bpf_cgroup_iter_test_dead_last_ends_walk),
 	{}
 };
 
