@@ -809,7 +809,7 @@ static unsigned long long seed = 0x6b636f6e666f726dULL;	/* "kconform" */
 module_param(seed, ullong, 0444);
 MODULE_PARM_DESC(seed, "seed of thermal_of_test_bad_input_random (boot: thermal_of_test.seed=N)");
 
-static unsigned int fuzz_count = 100;
+static unsigned int fuzz_count = 200;
 module_param(fuzz_count, uint, 0444);
 MODULE_PARM_DESC(fuzz_count, "zones of thermal_of_test_bad_input_random (boot: thermal_of_test.fuzz_count=N)");
 
@@ -1850,7 +1850,7 @@ static void tof_random_zone(struct rnd_state *rnd, struct tof_zone *z)
 }
 
 /*
- * fuzz_count zones (default 100) drawn from the seed (default
+ * fuzz_count zones (default 200) drawn from the seed (default
  * 0x6b636f6e666f726d; boot with thermal_of_test.seed=N and
  * thermal_of_test.fuzz_count=N for others), each checked like a named
  * case.  Stops at the first input that fails; exit names its number.
@@ -1949,7 +1949,10 @@ static void thermal_of_test_register_fail_nth(struct kunit *test)
 					-ENODEV);
 			failed++;
 		} else {
+			/* the zone is whole: only a binding may be missing */
 			KUNIT_EXPECT_PTR_EQ(test, thermal_zone_get_zone_by_name("tz-full"), tz);
+			KUNIT_EXPECT_EQ_MSG(test, tz->num_trips, 4, "allocation %u failed", n);
+			KUNIT_EXPECT_NOT_ERR_OR_NULL(test, tz->tzp);
 			KUNIT_EXPECT_EQ(test, thermal_zone_get_temp(tz, &temp), 0);
 			KUNIT_EXPECT_EQ(test, temp, ctx->temp);
 			absorbed++;
