@@ -1293,7 +1293,7 @@ static void thermal_of_test_expect(const struct tof_zone *z, const int *tpos,
 	}
 
 	/* thermal_zone_device_register_with_trips(): 31 trips at most */
-	if (!ret && z->trips_node && z->ntrips > BITS_PER_TYPE(int) - 1)
+	if (!ret && z->trips_node && z->ntrips > 31)
 		ret = -EINVAL;
 
 	e->ret = ret;
