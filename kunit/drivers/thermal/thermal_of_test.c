@@ -809,7 +809,7 @@ static unsigned long long seed = 0x6b636f6e666f726dULL;	/* "kconform" */
 module_param(seed, ullong, 0444);
 MODULE_PARM_DESC(seed, "seed of thermal_of_test_bad_input_random (boot: thermal_of_test.seed=N)");
 
-static unsigned int fuzz_count = 200;
+static unsigned int fuzz_count = 100;
 module_param(fuzz_count, uint, 0444);
 MODULE_PARM_DESC(fuzz_count, "zones of thermal_of_test_bad_input_random (boot: thermal_of_test.fuzz_count=N)");
 
@@ -1850,7 +1850,7 @@ static void tof_random_zone(struct rnd_state *rnd, struct tof_zone *z)
 }
 
 /*
- * fuzz_count zones (default 200) drawn from the seed (default
+ * fuzz_count zones (default 100) drawn from the seed (default
  * 0x6b636f6e666f726d; boot with thermal_of_test.seed=N and
  * thermal_of_test.fuzz_count=N for others), each checked like a named
  * case.  Stops at the first input that fails; exit names its number.
@@ -1870,6 +1870,8 @@ static void thermal_of_test_bad_input_random(struct kunit *test)
 	ctx->temp = 0;
 
 	for (i = 0; i < fuzz_count; i++) {
+		/* a long loop in one kthread: let RCU's kthread run (1 CPU) */
+		cond_resched();
 		ctx->input = i;
 		tof_random_zone(&rnd, z);
 		thermal_of_test_zone_input(test, z, &e);
@@ -1924,6 +1926,7 @@ static void thermal_of_test_register_fail_nth(struct kunit *test)
 	ctx->failslab_set = true;
 
 	for (n = 1; n < 1000; n++) {
+		cond_resched();
 		current->fail_nth = n;
 		tz = thermal_of_zone_register(ctx->sens1, TZ_FULL, ctx, &thermal_of_test_tz_ops);
 		left = current->fail_nth;
