@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 from .model import BAD, KconformError, Status, Suite
 
 Key = Tuple[str, str, str]
-KEYS = {'upstream', 'effect', 'guards', 'note', 'distro', 'distro_guards'}
+KEYS = {'upstream', 'effect', 'guards', 'note', 'distro', 'distro_guards', 'affected'}
 CARRIES = 'carries the bug'
 FIXED = 'fixed'
 UNKNOWN = 'not determined'
@@ -42,6 +42,9 @@ class Fix:
 	# the patch changes only the tree's tools/ (a library the kselftests
 	# link): on a package's kernel its guards say nothing of the kernel
 	tools_only: bool = False
+	# cases that also fail while the bug is there, but check more than it:
+	# they explain a change without the fixes, not this fix's verdict
+	affected: Tuple[str, ...] = ()
 
 	def guards_case(self, key: Key, globs: Optional[Sequence[str]] = None) -> bool:
 		for glob in self.guards if globs is None else globs:
@@ -81,7 +84,8 @@ def load(patches: Path, series: Sequence[str]) -> List[Fix]:
 			       tuple(str(g) for g in entry['guards']),
 			       str(entry.get('note', '')), str(entry.get('distro', '')),
 			       tuple(str(g) for g in entry.get('distro_guards', [])),
-			       bool(files) and all(f.startswith('tools/') for f in files)))
+			       bool(files) and all(f.startswith('tools/') for f in files),
+			       tuple(str(g) for g in entry.get('affected', []))))
 	return out
 
 
@@ -129,7 +133,8 @@ def findings(fixes: Sequence[Fix], suites: Sequence[Suite], applied: bool) -> Se
 	distribution guards (the distribution's library carries the bug)."""
 	return {(s.kind, s.name, c.name) for s in suites for c in s.cases
 		if c.status in BAD and any(
-			(not applied and f.guards_case((s.kind, s.name, c.name))) or
+			(not applied and (f.guards_case((s.kind, s.name, c.name)) or
+					  f.guards_case((s.kind, s.name, c.name), f.affected))) or
 			f.guards_case((s.kind, s.name, c.name), f.distro_guards)
 			for f in fixes)}
 

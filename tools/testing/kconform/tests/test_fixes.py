@@ -37,6 +37,10 @@ class FixesTest(unittest.TestCase):
 				with self.subTest(fix.patch, guard=glob):
 					one = fixes.Fix(fix.patch, '', '', (glob,))
 					self.assertTrue(any(one.guards_case(k) for k in listed))
+			for glob in fix.affected:
+				with self.subTest(fix.patch, affected=glob):
+					one = fixes.Fix(fix.patch, '', '', (glob,))
+					self.assertTrue(any(one.guards_case(k) for k in listed))
 			for glob in fix.distro_guards:
 				with self.subTest(fix.patch, distro_guard=glob):
 					one = fixes.Fix(fix.patch, '', '', (glob,))
@@ -98,6 +102,17 @@ class FixesTest(unittest.TestCase):
 		src.omit = tuple(f.patch for f in fix_list())
 		self.assertNotEqual(tree.series_digest(LAYOUT, src), with_fixes)
 
+
+	def test_an_affected_case_is_explained_but_decides_nothing(self) -> None:
+		bad = 'thermal_of_test_bad_input/good'
+		run = thermal(Case(bad, Status.FAIL, 'refs 11 != 10'),
+			      Case('thermal_of_test_zone_node_refcount', Status.PASS))
+		self.assertIn(('kunit', 'thermal_of', bad),
+			      fixes.findings(fix_list(), run, applied=False))
+		self.assertNotIn(('kunit', 'thermal_of', bad),
+				 fixes.findings(fix_list(), run, applied=True))
+		by = {f['patch'][:4]: f for f in fixes.verdicts(fix_list(), run, applied=False)}
+		self.assertEqual(by['0104']['verdict'], fixes.FIXED)
 
 
 class PackageTest(unittest.TestCase):
