@@ -12,7 +12,7 @@ variants build as before; it matches the object's base name, so a few
 same-named objects elsewhere are profiled too and left out of the report).
 
 Both boots of the image send debugfs gcov/ to the console after the
-tests (guest init, and /bin/kconform-gcov as the KUnit boot's rdinit):
+tests (guest init, and the KUnit boot's /init, guest/after-kunit):
 a gzipped tar in base64 between two marker lines. The host unpacks each
 next to the build tree's .gcno files, runs Debian's lcov (geninfo with
 `llvm-cov gcov` as its gcov tool), adds the two boots up and writes an
@@ -105,28 +105,6 @@ def profiled(seeds: Sequence[Seed], patched: Dict[str, List[str]]) -> List[str]:
 def make_vars(files: Iterable[str]) -> Tuple[str, ...]:
 	"""kbuild's per-object gcov switch, one per base name."""
 	return tuple(sorted({f'GCOV_PROFILE_{Path(f).stem}.o=y' for f in files}))
-
-
-def initramfs(repo: Path, build_dir: Path) -> Path:
-	"""The KUnit boot's initramfs: busybox, and the gcov script as /init."""
-	root = build_dir / 'gcov-initramfs'
-	if root.exists():
-		shutil.rmtree(root)
-	(root / 'bin').mkdir(parents=True)
-	for d in ('proc', 'sys', 'tmp', 'dev', 'sbin', 'usr/bin', 'usr/sbin'):
-		(root / d).mkdir(parents=True)
-	shutil.copy2('/bin/busybox', root / 'bin/busybox')
-	shutil.copyfile(repo / 'tools/testing/guest/gcov', root / 'init')
-	(root / 'init').chmod(0o755)
-	out = build_dir / 'kconform-gcov.cpio'
-	files = sorted(str(p.relative_to(root)) for p in root.rglob('*'))
-	with open(out, 'wb') as f:
-		r = subprocess.run(['cpio', '--quiet', '-o', '-H', 'newc', '-R', '0:0'],
-				   cwd=root, stdout=f, stderr=subprocess.PIPE,
-				   input='\n'.join(['.'] + files).encode(), check=False)
-	if r.returncode != 0:
-		raise KconformError('cpio failed: ' + r.stderr.decode(errors='replace'))
-	return out
 
 
 _B64 = re.compile(r'^[A-Za-z0-9+/=]+$')

@@ -240,7 +240,13 @@ def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 
 # The guest's own scripts (tools/testing/guest/): where each goes.
 GUEST_FILES = {'init': 'init', 'bin/kconform-timeout': 'timeout',
-	       'bin/kconform-gcov': 'gcov', 'usr/bin/perl': 'perl'}
+	       'bin/kconform-gcov': 'gcov', 'bin/kconform-kmemleak': 'kmemleak',
+	       'usr/bin/perl': 'perl'}
+# The KUnit boot's initramfs, for a variant whose command line asks for
+# one of AFTER_KUNIT: what runs once KUnit's suites ran.
+KUNIT_FILES = {'init': 'after-kunit', 'bin/kconform-gcov': 'gcov',
+	       'bin/kconform-kmemleak': 'kmemleak'}
+AFTER_KUNIT = ('kconform.kmemleak', 'kconform.gcov')
 
 
 def userspace_key(job: GuestJob, build: Optional[str], digest: str,
@@ -322,9 +328,7 @@ def make_initramfs(job: GuestJob, installed: Path,
 	if not BUSYBOX.exists():
 		raise KconformError(f'{BUSYBOX} is missing: install busybox-static')
 	shutil.copy2(BUSYBOX, root / 'bin/busybox')
-	for dest, name in GUEST_FILES.items():
-		shutil.copyfile(job.repo / 'tools/testing/guest' / name, root / dest)
-		(root / dest).chmod(0o755)
+	_guest_files(job.repo, root, GUEST_FILES)
 	shutil.copytree(installed, root / 'kselftest', symlinks=True)
 	# What init runs under kconform.bench: "<target> <program>" lines.
 	(root / 'kselftest/kconform-benches').write_text(''.join(
@@ -355,14 +359,38 @@ def make_initramfs(job: GuestJob, installed: Path,
 		if not alias.exists():
 			alias.parent.mkdir(parents=True, exist_ok=True)
 			alias.symlink_to(lib.resolve())
+	_cpio(root, job.initramfs)
+
+
+def _guest_files(repo: Path, root: Path, files: Mapping[str, str]) -> None:
+	for dest, name in files.items():
+		shutil.copyfile(repo / 'tools/testing/guest' / name, root / dest)
+		(root / dest).chmod(0o755)
+
+
+def _cpio(root: Path, out: Path) -> None:
 	files = sorted(str(p.relative_to(root)) for p in root.rglob('*'))
-	with open(job.initramfs, 'wb') as out:
+	with open(out, 'wb') as f:
 		r = subprocess.run(['cpio', '--quiet', '-o', '-H', 'newc',
-				    '-R', '0:0'], cwd=root, stdout=out,
+				    '-R', '0:0'], cwd=root, stdout=f,
 				   input='\n'.join(['.'] + files).encode(),
 				   stderr=subprocess.PIPE, check=False)
 	if r.returncode != 0:
 		raise KconformError('cpio failed: ' + r.stderr.decode(errors='replace'))
+
+
+def kunit_initramfs(repo: Path, build_dir: Path) -> Path:
+	"""The KUnit boot's initramfs: busybox and KUNIT_FILES."""
+	root = build_dir / 'kunit-initramfs'
+	if root.exists():
+		shutil.rmtree(root)
+	for d in ('bin', 'proc', 'sys', 'tmp', 'dev', 'sbin', 'usr/bin', 'usr/sbin'):
+		(root / d).mkdir(parents=True)
+	shutil.copy2(BUSYBOX, root / 'bin/busybox')
+	_guest_files(repo, root, KUNIT_FILES)
+	out = build_dir / 'kconform-kunit.cpio'
+	_cpio(root, out)
+	return out
 
 
 SEED_ENV = 'KCONFORM_SEED'

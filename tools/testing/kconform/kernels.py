@@ -51,7 +51,10 @@ class Built:
 		if self.variant.coverage:
 			gjob.make_vars = coverage.make_vars(coverage.profiled(
 				coverage.load(repo), coverage.patch_files(patches, series)))
-			kjob.initrd = coverage.initramfs(repo, gjob.build_dir)
+		if any(w in guest.AFTER_KUNIT for w in self.variant.cmdline.split()):
+			# kmemleak's scan, the gcov data: after KUnit's suites
+			gjob.build_dir.mkdir(parents=True, exist_ok=True)
+			kjob.initrd = guest.kunit_initramfs(repo, gjob.build_dir)
 
 	def obtain(self, gjob: guest.GuestJob, present: Sequence[SuiteSpec],
 		   state: Optional[str], st: Stages) -> Optional[str]:

@@ -4,6 +4,7 @@ and a package's kernel, told apart by nothing in the run."""
 
 import contextlib
 import shutil
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -60,12 +61,26 @@ class KernelsTest(unittest.TestCase):
 
 	def test_the_coverage_variant_profiles_the_listed_files(self) -> None:
 		repo = Path(__file__).resolve().parents[4]
-		k = kernels.Built(guest.Variant('coverage', 'gcov', coverage=True))
-		(self.tmp / 'b').mkdir()
+		k = kernels.Built(guest.Variant('coverage', 'gcov', cmdline='kconform.gcov',
+						coverage=True))
 		k.prepare(repo, *self.jobs, repo / 'patches', [])
 		self.assertIn('GCOV_PROFILE_cgroup_iter.o=y', self.jobs[0].make_vars)
-		self.assertEqual(self.jobs[1].initrd, self.tmp / 'b/kconform-gcov.cpio')
-		self.assertTrue((self.tmp / 'b/kconform-gcov.cpio').is_file())
+		self.assertEqual(self.jobs[1].initrd, self.tmp / 'b/kconform-kunit.cpio')
+
+	def test_the_kunit_boot_of_the_debug_variant_ends_with_a_kmemleak_scan(self) -> None:
+		repo = Path(__file__).resolve().parents[4]
+		k = kernels.Built(guest.Variant('debug', 'KASAN',
+						cmdline='kasan_multi_shot kconform.kmemleak'))
+		k.prepare(repo, *self.jobs, repo / 'patches', [])
+		self.assertEqual(self.jobs[0].make_vars, ())
+		cpio = self.tmp / 'b/kconform-kunit.cpio'
+		self.assertEqual(self.jobs[1].initrd, cpio)
+		listed = subprocess.run(['cpio', '-t', '--quiet'], stdin=cpio.open('rb'),
+					capture_output=True, text=True, check=True).stdout.split()
+		for f in ('init', 'bin/busybox', 'bin/kconform-kmemleak', 'bin/kconform-gcov'):
+			self.assertIn(f, listed)
+		init = (self.tmp / 'b/kunit-initramfs/init').read_text()
+		self.assertIn('/bin/kconform-kmemleak', init)
 
 	def test_a_package_is_booted_as_it_is_and_runs_no_kunit(self) -> None:
 		k = kernels.Package(self.img)
