@@ -31,6 +31,7 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
+#include <linux/kmemleak.h>
 #include <linux/libfdt.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -2070,6 +2071,12 @@ static int thermal_of_test_suite_init(struct kunit_suite *suite)
 		return -ENOMEM;
 	}
 
+	/*
+	 * The tree stays for the kernel's life (x86 has no other) and its
+	 * properties point into the blob: kept, and told to kmemleak, which
+	 * the debug variant's KUnit boot scans afterwards.
+	 */
+	kmemleak_not_leak(blob);
 	of_root = root;
 	return __of_attach_node_sysfs(root);
 }
