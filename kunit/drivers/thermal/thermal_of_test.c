@@ -30,8 +30,8 @@
 #include <linux/fault-inject.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
-#include <linux/kobject.h>
 #include <linux/kmemleak.h>
+#include <linux/kobject.h>
 #include <linux/libfdt.h>
 #include <linux/list.h>
 #include <linux/module.h>
