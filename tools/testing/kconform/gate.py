@@ -326,7 +326,10 @@ def _compare(v: Verdict, old: Dict[Key, str], new: Dict[Key, str]) -> None:
 	for key in sorted(new.keys() | old.keys()):
 		name = key_name(key)
 		if key not in old:
-			v.appeared.append(f'{name} ({new[key]})')
+			# a case that a bug the run left in makes appear (a kernel
+			# report of it) is that bug's finding, not a change
+			if v.marks.get(key) != 'carries the bug':
+				v.appeared.append(f'{name} ({new[key]})')
 		elif key not in new:
 			v.vanished.append(f'{name} (was {old[key]})')
 		elif new[key] in bad and old[key] not in bad:
