@@ -75,8 +75,10 @@ class KernelsTest(unittest.TestCase):
 		self.assertEqual(self.jobs[0].make_vars, ())
 		cpio = self.tmp / 'b/kconform-kunit.cpio'
 		self.assertEqual(self.jobs[1].initrd, cpio)
-		listed = subprocess.run(['cpio', '-t', '--quiet'], stdin=cpio.open('rb'),
-					capture_output=True, text=True, check=True).stdout.split()
+		with cpio.open('rb') as f:
+			listed = subprocess.run(['cpio', '-t', '--quiet'], stdin=f,
+						capture_output=True, text=True,
+						check=True).stdout.split()
 		for f in ('init', 'bin/busybox', 'bin/kconform-kmemleak', 'bin/kconform-gcov'):
 			self.assertIn(f, listed)
 		init = (self.tmp / 'b/kunit-initramfs/init').read_text()
