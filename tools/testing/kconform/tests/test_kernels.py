@@ -75,12 +75,12 @@ class KernelsTest(unittest.TestCase):
 		self.assertEqual(self.jobs[0].make_vars, ())
 		cpio = self.tmp / 'b/kconform-kunit.cpio'
 		self.assertEqual(self.jobs[1].initrd, cpio)
-		with cpio.open('rb') as f:
-			listed = subprocess.run(['cpio', '-t', '--quiet'], stdin=f,
+		with cpio.open('rb') as blob:
+			listed = subprocess.run(['cpio', '-t', '--quiet'], stdin=blob,
 						capture_output=True, text=True,
 						check=True).stdout.split()
-		for f in ('init', 'bin/busybox', 'bin/kconform-kmemleak', 'bin/kconform-gcov'):
-			self.assertIn(f, listed)
+		for name in ('init', 'bin/busybox', 'bin/kconform-kmemleak', 'bin/kconform-gcov'):
+			self.assertIn(name, listed)
 		init = (self.tmp / 'b/kunit-initramfs/init').read_text()
 		self.assertIn('/bin/kconform-kmemleak', init)
 
