@@ -456,16 +456,21 @@ FIXTURE_VARIANT_ADD(params, task) { .target = "task" };
 FIXTURE_VARIANT_ADD(params, task_file) { .target = "task_file" };
 FIXTURE_VARIANT_ADD(params, task_vma) { .target = "task_vma" };
 
+/* The dump program of iterator @target (task, task_file, task_vma). */
+static struct bpf_program *dump_prog(struct task_iter *skel, const char *target)
+{
+	if (!strcmp(target, "task"))
+		return skel->progs.dump_task;
+	if (!strcmp(target, "task_file"))
+		return skel->progs.dump_task_file;
+	return skel->progs.dump_task_vma;
+}
+
 FIXTURE_SETUP(params)
 {
 	self->skel = task_iter__open_and_load();
 	ASSERT_NE(self->skel, NULL) TH_LOG("load: %s", strerror(errno));
-	if (!strcmp(variant->target, "task"))
-		self->prog = self->skel->progs.dump_task;
-	else if (!strcmp(variant->target, "task_file"))
-		self->prog = self->skel->progs.dump_task_file;
-	else
-		self->prog = self->skel->progs.dump_task_vma;
+	self->prog = dump_prog(self->skel, variant->target);
 	self->link = NULL;
 }
 
@@ -1081,12 +1086,7 @@ FIXTURE_SETUP(pidns)
 	self->sock[1] = -1;
 	self->skel = task_iter__open_and_load();
 	ASSERT_NE(self->skel, NULL) TH_LOG("load: %s", strerror(errno));
-	if (!strcmp(variant->target, "task"))
-		self->prog = self->skel->progs.dump_task;
-	else if (!strcmp(variant->target, "task_file"))
-		self->prog = self->skel->progs.dump_task_file;
-	else
-		self->prog = self->skel->progs.dump_task_vma;
+	self->prog = dump_prog(self->skel, variant->target);
 	ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, self->sock), 0);
 }
 
