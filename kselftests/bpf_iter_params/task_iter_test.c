@@ -1054,7 +1054,7 @@ static int pidns_inner(const char *target, int level, struct bpf_program *prog,
 	union bpf_iter_link_info linfo;
 	pid_t tids[NS_THREADS] = {};
 	struct bpf_link *link[NS_LINKS];
-	int i, k, memfd, pidfd, fds[NS_LINKS];
+	int k, memfd, pidfd, fds[NS_LINKS];
 	const char *why;
 	struct stat st;
 	void *page;
