@@ -1432,8 +1432,8 @@ TEST_F_TIMEOUT(tasks, link_create_and_read_fault_injection, 300)
  * read in chunks of a random size, is what NS_PROC shows (ns_check()):
  * ids are the namespace's, the one of the link's creator and reader
  * (in 6.1.192 the reader's, which is the creator here; the commit
- * messages say "the creator's"). No parameter: the task iterator only
- * (see below), this process's threads among all. The child exits with 1 after saying what
+ * messages say "the creator's"). No parameter: among all tasks, this
+ * process's as for its pid. The child exits with 1 after saying what
  * differed.
  */
 #define NS_FUZZ_ITERS	120
@@ -1506,16 +1506,6 @@ static int ns_fuzz(struct task_iter *skel, int level, struct kc_rng *r)
 			vals[k] = k == 2 ? fds[kc_below(r, 6)] : ids[kc_below(r, 7)];
 		}
 		nz = !!vals[0] + !!vals[1] + !!vals[2];
-		if (!nz) {
-			/*
-			 * All tasks: the task iterator only. task_file's walk
-			 * of every task showed this process with one file
-			 * more than its proc (16 for 15): not explained yet.
-			 */
-			w.target = "task";
-			prog = skel->progs.dump_task;
-			rec = sizeof(struct task_rec);
-		}
 		memset(&linfo, 0, sizeof(linfo));
 		linfo.task.tid = vals[0];
 		linfo.task.pid = vals[1];
@@ -1535,8 +1525,8 @@ static int ns_fuzz(struct task_iter *skel, int level, struct kc_rng *r)
 		w.id = vals[0] ? vals[0] : vals[1] ? vals[1] :
 		       vals[2] == fds[1] ? (__u32)zombie : (__u32)getpid();
 		chunk = 1 + kc_below(r, kc_chance(r, 50) ? 64 : sizeof(ns_out));
+		/* the link stays open until its walk is checked: one of the files */
 		w.n = ns_read(bpf_link__fd(link), rec, chunk);
-		bpf_link__destroy(link);
 		if (w.n < 0)
 			return ns_fail("iteration %d: %s: read: %s", i, w.target, strerror(-w.n));
 		if (!nz) {
@@ -1550,6 +1540,7 @@ static int ns_fuzz(struct task_iter *skel, int level, struct kc_rng *r)
 			w.n = n;
 		}
 		why = ns_check(&w);
+		bpf_link__destroy(link);
 		if (why)
 			return ns_fail("iteration %d: %s tid %u pid %u pid_fd %u, chunk %zu: %s",
 				       i, w.target, vals[0], vals[1], vals[2], chunk, why);
