@@ -1035,8 +1035,7 @@ static void cg_fuzz(struct __test_metadata *_metadata, struct hier *h,
 			LIBBPF_OPTS(bpf_iter_attach_opts, opts,
 				    .link_info = (void *)info, .link_info_len = len);
 
-			h->link = bpf_program__attach_iter(h->skel->progs.dump_cgroup,
-								&opts);
+			h->link = bpf_program__attach_iter(h->skel->progs.dump_cgroup, &opts);
 		}
 		if (err) {
 			EXPECT_EQ(NULL, h->link)
