@@ -716,25 +716,40 @@ static int cgns_fail(int num, int level, const char *fmt, ...)
 	return num + 10 * level;
 }
 
-static int cgns_level(struct hier *h, int level, int b_fd)
+/*
+ * Level @level of the nesting: join a (level 1) or a1 (level 2), enter a
+ * new cgroup and mount namespace and mount cgroup2 at CGNS_MNT<level>.
+ * 0, or 1 after saying what failed.
+ */
+static int cgns_enter(int level)
 {
-	static __u64 want[64], got[64];
-	enum node up[][5] = { { A, KCG, ROOT, END }, { A1, A, KCG, ROOT, END } };
-	union bpf_iter_link_info linfo = {};
-	char mnt[64], path[PATH_MAX], want_path[64], text[512];
-	int n, w, i;
+	char mnt[64], path[PATH_MAX];
 
 	snprintf(mnt, sizeof(mnt), CGNS_MNT "%d", level);
 	snprintf(path, sizeof(path), "%s/cgroup.procs",
 		 level == 1 ? node_path[A] : node_path[A1]);
 	if (kc_write_file(path, "0"))
-		return cgns_fail(1, level, "join %s: %s", path, strerror(errno));
+		return cgns_fail(0, level, "join %s: %s", path, strerror(errno)) != 0;
 	if (unshare(CLONE_NEWCGROUP | CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return cgns_fail(1, level, "unshare: %s", strerror(errno));
+		return cgns_fail(0, level, "unshare: %s", strerror(errno)) != 0;
 	mkdir(mnt, 0755);
 	if (mount("cgroup2", mnt, "cgroup2", 0, NULL))
-		return cgns_fail(1, level, "mount cgroup2 at %s: %s", mnt, strerror(errno));
+		return cgns_fail(0, level, "mount cgroup2 at %s: %s", mnt, strerror(errno)) != 0;
+	return 0;
+}
+
+static int cgns_level(struct hier *h, int level, int b_fd)
+{
+	static __u64 want[64], got[64];
+	enum node up[][5] = { { A, KCG, ROOT, END }, { A1, A, KCG, ROOT, END } };
+	union bpf_iter_link_info linfo = {};
+	char mnt[64], want_path[64], text[512];
+	int n, w, i;
+
+	snprintf(mnt, sizeof(mnt), CGNS_MNT "%d", level);
+	if (cgns_enter(level))
+		return 1 + 10 * level;
 
 	/* the default start: the namespace's root and what the mount shows */
 	w = tree_ids(mnt, want, 0);
@@ -857,35 +872,52 @@ TEST_F(param, v1_fd_walks_v1_hierarchy)
 /* ---- seeded bad input and fault injection (issue 15) ------------------ */
 
 /*
- * The walk a valid link makes from @start (ROOT for the default start):
- * SELF_ONLY and ANCESTORS_UP in their order, the descendants sorted (the
- * kernel's sibling order is creation order, which no file shows).
+ * Where a seeded case sees the cgroups: each node's path in the cgroup2
+ * mount it looks at (NULL: outside its cgroup namespace, where ids name
+ * nothing), and the namespace's root, the start of a link given none.
  */
-static int expected_walk(enum node start, __u32 order, __u64 *ids)
+struct cg_view {
+	const char *path[NODES];
+	enum node root;
+};
+
+static const enum node node_parent[NODES] = {
+	[ROOT] = END, [KCG] = ROOT, [A] = KCG, [A1] = A, [B] = KCG,
+};
+
+/*
+ * The walk a valid link makes from @start as @v shows it: SELF_ONLY and
+ * ANCESTORS_UP in their order (up past the namespace's root to the
+ * hierarchy's: 6.1.192 does not stop there, see cgns_level()), the
+ * descendants sorted (the kernel's sibling order is creation order,
+ * which no file shows) from what the mount shows (a start outside the
+ * namespace, given by fd: from the initial namespace's mount).
+ */
+static int expected_walk(const struct cg_view *v, enum node start, __u32 order,
+			 __u64 *ids)
 {
-	char path[PATH_MAX], *slash;
+	const char *path = v->path[start] ? v->path[start] : node_path[start];
 	int n = 0;
 
 	switch (order) {
 	case BPF_CGROUP_ITER_SELF_ONLY:
-		ids[n++] = path_id(node_path[start]);
+		ids[n++] = path_id(path);
 		break;
 	case BPF_CGROUP_ITER_ANCESTORS_UP:
-		snprintf(path, sizeof(path), "%s", node_path[start]);
-		for (;;) {
-			ids[n++] = path_id(path);
-			if (!strcmp(path, CG2))
-				break;
-			slash = strrchr(path, '/');
-			*slash = '\0';
-		}
+		for (; start != END; start = node_parent[start])
+			ids[n++] = path_id(node_path[start]);
 		break;
 	default:
-		n = tree_ids(node_path[start], ids, 0);
+		n = tree_ids(path, ids, 0);
 		qsort(ids, n, sizeof(*ids), cmp_u64);
 	}
 	return n;
 }
+
+static const struct cg_view host_view = {
+	.path = { CG2, TOP, TOP "/a", TOP "/a/a1", TOP "/b" },
+	.root = ROOT,
+};
 
 #define CG_FUZZ_ITERS	600
 
@@ -903,7 +935,8 @@ static int expected_walk(enum node start, __u32 order, __u64 *ids)
  * /sys/fs/cgroup shows from the start cgroup, cut where a read()
  * session ends (EOPNOTSUPP: a cgroup walk cannot resume) or whole (EOF).
  */
-TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
+static void cg_fuzz(struct __test_metadata *_metadata, struct hier *h,
+		    const struct cg_view *v, const char *name, int iters)
 {
 	static const __u32 bad_orders[] = { BPF_CGROUP_ITER_ORDER_UNSPEC, 5,
 					    255, 0x80000000u, 0xffffffffu };
@@ -920,7 +953,7 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 	bool tail;
 	char procs[PATH_MAX];
 
-	kc_rng_init(&r, "bpf_iter_params.cgroup.seeded_bad_link_info");
+	kc_rng_init(&r, name);
 	libbpf_set_print(NULL);	/* no line per refused link */
 	null_fd = open("/dev/null", O_RDONLY);
 	ASSERT_GE(null_fd, 0);
@@ -936,7 +969,7 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 	 * (with 0306: stepped over) but never shown.
 	 */
 
-	for (i = 0; i < CG_FUZZ_ITERS; i++) {
+	for (i = 0; i < iters; i++) {
 		memset(info, 0, sizeof(info));
 		order = kc_chance(&r, 85) ? 1 + kc_below(&r, 4) :
 					    kc_pick(&r, bad_orders);
@@ -946,7 +979,7 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 		err = 0;
 		switch (kc_below(&r, 8)) {		/* the fd */
 		case 0:
-			fd = self->h.fd[start];
+			fd = h->fd[start];
 			break;
 		case 1:
 			fd = kc_pick(&r, ((__u32[]){ null_fd, procs_fd, 4000, 0xffffffffu }));
@@ -955,8 +988,8 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 		}
 		switch (kc_below(&r, 8)) {		/* the id */
 		case 0:
-			id = self->h.id[start];
-			err = fd ? -EINVAL : 0;
+			id = h->id[start];
+			err = fd ? -EINVAL : v->path[start] ? 0 : -ENOENT;
 			break;
 		case 1:
 			id = kc_pick(&r, ((__u64[]){ procs_id, gone_id,
@@ -965,7 +998,7 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 			break;
 		}
 		if (!fd && !id)
-			start = ROOT;
+			start = v->root;
 		len = kc_chance(&r, 70) ? 16 : kc_pick(&r, lens);
 		tail = len > 16 && kc_chance(&r, 50);
 		/* A short length cuts the fields: order @0, fd @4, id @8. */
@@ -985,11 +1018,11 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 			if (fd && id)
 				err = -EINVAL;
 			else if (fd)
-				err = fd == self->h.fd[start] ? 0 : -EBADF;
+				err = fd == h->fd[start] ? 0 : -EBADF;
 			else if (id)
-				err = id == self->h.id[start] ? 0 : -ENOENT;
+				err = id == h->id[start] && v->path[start] ? 0 : -ENOENT;
 			else
-				start = ROOT;
+				start = v->root;
 		}
 		if (!len)
 			err = -EINVAL;		/* a pointer without a length */
@@ -1002,11 +1035,10 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 			LIBBPF_OPTS(bpf_iter_attach_opts, opts,
 				    .link_info = (void *)info, .link_info_len = len);
 
-			self->h.link = bpf_program__attach_iter(self->h.skel->progs.dump_cgroup,
-								&opts);
+			h->link = bpf_program__attach_iter(h->skel->progs.dump_cgroup, &opts);
 		}
 		if (err) {
-			EXPECT_EQ(NULL, self->h.link)
+			EXPECT_EQ(NULL, h->link)
 				TH_LOG("iteration %d: order %u fd %u id %llu len %u tail %d",
 				       i, order, fd, (unsigned long long)id, len, tail);
 			EXPECT_EQ(-err, errno)
@@ -1014,14 +1046,14 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 				       i, order, fd, (unsigned long long)id, len, tail,
 				       strerror(errno));
 		} else {
-			ASSERT_NE(NULL, self->h.link)
+			ASSERT_NE(NULL, h->link)
 				TH_LOG("iteration %d: order %u fd %u id %llu len %u: %s",
 				       i, order, fd, (unsigned long long)id, len,
 				       strerror(errno));
-			w = expected_walk(start, order, want);
+			w = expected_walk(v, start, order, want);
 			ASSERT_LT(w, WALK_MAX);
 			chunk = 1 + kc_below(&r, 8 * w + 16);
-			n = iter_read(self->h.link, got, sizeof(got), chunk, &end);
+			n = iter_read(h->link, got, sizeof(got), chunk, &end);
 			ASSERT_GE(n, 0);
 			if (chunk > 8 * (w - 1)) {
 				EXPECT_EQ(8 * w, n) TH_LOG("iteration %d, chunk %d", i, chunk);
@@ -1034,9 +1066,9 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 			}
 			n /= 8;
 			if (order == BPF_CGROUP_ITER_DESCENDANTS_PRE)
-				EXPECT_EQ(path_id(node_path[start]), got[0]);
+				EXPECT_EQ(h->id[start], got[0]);
 			if (order == BPF_CGROUP_ITER_DESCENDANTS_POST && n == w)
-				EXPECT_EQ(path_id(node_path[start]), got[n - 1]);
+				EXPECT_EQ(h->id[start], got[n - 1]);
 			if (order == BPF_CGROUP_ITER_SELF_ONLY ||
 			    order == BPF_CGROUP_ITER_ANCESTORS_UP) {
 				for (k = 0; k < n; k++)
@@ -1054,15 +1086,58 @@ TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
 						TH_LOG("iteration %d: not every cgroup once", i);
 				}
 			}
-			bpf_link__destroy(self->h.link);
+			bpf_link__destroy(h->link);
 		}
-		self->h.link = NULL;
+		h->link = NULL;
 		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
 		if (!_metadata->passed)
 			break;
 	}
 	close(null_fd);
 	close(procs_fd);
+}
+
+TEST_F_TIMEOUT(param, seeded_bad_link_info, 300)
+{
+	cg_fuzz(_metadata, &self->h, &host_view,
+		"bpf_iter_params.cgroup.seeded_bad_link_info", CG_FUZZ_ITERS);
+}
+
+/*
+ * The same from inside the two nested cgroup namespaces of
+ * nested_cgroup_namespaces_walk_from_their_root (rooted at a, then at
+ * a1, each with its own cgroup2 mount, cgns_enter()): ids of cgroups
+ * outside the namespace are ENOENT, fds opened before are taken, a link
+ * given no start walks from the namespace's root, and every walk is what
+ * that mount shows. CGNS_FUZZ_ITERS per level.
+ */
+#define CGNS_FUZZ_ITERS	150
+
+TEST_F_TIMEOUT(param, seeded_link_info_in_nested_cgroup_namespaces, 300)
+{
+	struct cg_view v[2] = {
+		{ .path = { NULL, NULL, CGNS_MNT "1", CGNS_MNT "1/a1", NULL }, .root = A },
+		{ .path = { NULL, NULL, NULL, CGNS_MNT "2", NULL }, .root = A1 },
+	};
+	char name[96];
+	int level, st;
+	pid_t child;
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		for (level = 1; level <= 2 && _metadata->passed; level++) {
+			if (cgns_enter(level))
+				_exit(10 + level);
+			snprintf(name, sizeof(name),
+				 "bpf_iter_params.cgroup.seeded.level%d", level);
+			cg_fuzz(_metadata, &self->h, &v[level - 1], name, CGNS_FUZZ_ITERS);
+		}
+		_exit(_metadata->passed ? 0 : 1);
+	}
+	ASSERT_EQ(waitpid(child, &st, 0), child);
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(WEXITSTATUS(st), 0) TH_LOG("the namespace's checks failed (see above)");
 }
 
 /*

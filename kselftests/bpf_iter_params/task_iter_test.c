@@ -656,14 +656,17 @@ TEST(ids_are_the_readers_pid_namespace)
 
 /* ---- seeded bad input and fault injection (issue 15) ------------------ */
 
-/* Tgid of @tid from /proc/<tid>/status, 0 if there is no such task. */
-static pid_t proc_tgid(pid_t tid)
+/*
+ * Tgid of @tid from @proc/<tid>/status (@proc: a proc mount, whose pid
+ * namespace both numbers are of), 0 if there is no such task.
+ */
+static pid_t proc_tgid(const char *proc, pid_t tid)
 {
-	char path[64], line[128];
+	char path[PATH_MAX], line[128];
 	pid_t tgid = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	snprintf(path, sizeof(path), "%s/%d/status", proc, tid);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -807,19 +810,28 @@ static union {
 	struct vma_rec vma[MAX_RECS];
 } ns_out;
 
-/* Read the iterator of link fd @fd to the end: records, or -errno. */
-static int ns_read(int fd, size_t rec)
+/*
+ * Read the iterator of link fd @fd to the end, @chunk bytes per read()
+ * (0: as much as fits): records, or -errno.
+ */
+static int ns_read(int fd, size_t rec, size_t chunk)
 {
-	size_t len = 0;
-	ssize_t n;
+	size_t len = 0, want;
+	ssize_t n = 0;
 	int it;
 
 	it = bpf_iter_create(fd);
 	if (it < 0)
 		return -errno;
-	while (len < sizeof(ns_out) &&
-	       (n = read(it, (char *)&ns_out + len, sizeof(ns_out) - len)) > 0)
+	while (len < sizeof(ns_out)) {
+		want = sizeof(ns_out) - len;
+		if (chunk && chunk < want)
+			want = chunk;
+		n = read(it, (char *)&ns_out + len, want);
+		if (n <= 0)
+			break;
 		len += n;
+	}
 	if (n < 0)
 		n = -errno;
 	close(it);
@@ -849,14 +861,16 @@ static const char *ns_check(const struct ns_walk *w)
 	bool task = !strcmp(w->target, "task"), marked = false;
 	char path[PATH_MAX];
 	int i, nw;
+	pid_t tgid;
 	__u32 tid;
 
 #define WHY(...) (snprintf(why, sizeof(why), __VA_ARGS__), why)
-	snprintf(path, sizeof(path), "%s/%u/status", w->proc, w->id);
+	/* a tid names its task; a pid only a thread group's leader */
 	nw = 0;
-	if (!access(path, F_OK))
+	tgid = proc_tgid(w->proc, w->id);
+	if (tgid && (w->k == NS_TID || tgid == (pid_t)w->id))
 		want[nw++] = w->id;
-	if (w->k != NS_TID && task) {
+	if (nw && w->k != NS_TID && task) {
 		snprintf(path, sizeof(path), "%s/%u/task", w->proc, w->id);
 		nw = dir_numbers(path, want, MAX_RECS);
 		if (nw < 1)
@@ -882,6 +896,8 @@ static const char *ns_check(const struct ns_walk *w)
 	if (!strcmp(w->target, "task_file")) {
 		snprintf(path, sizeof(path), "%s/%u/fd", w->proc, w->id);
 		nw = nw ? dir_numbers(path, want, MAX_RECS) : 0;
+		if (nw < 0)	/* an exiting task's fd directory */
+			nw = 0;
 		for (i = 0; i < w->n; i++) {
 			got[i] = ns_out.file[i].fd;
 			marked |= ns_out.file[i].fd == (__u32)w->fd &&
@@ -896,6 +912,8 @@ static const char *ns_check(const struct ns_walk *w)
 	}
 	snprintf(path, sizeof(path), "%s/%u/maps", w->proc, w->id);
 	nw = nw ? maps_lines(path) : 0;
+	if (nw < 0)
+		nw = 0;
 	for (i = 0; i < w->n; i++)
 		marked |= ns_out.vma[i].start == w->start;
 	if (w->n != nw)
@@ -971,6 +989,60 @@ static int ns_fail(const char *fmt, ...)
 }
 
 /*
+ * Go @level pid namespaces down: each level forks the next one's pid 1
+ * and exits with its status. Returns -1 in the innermost process (the
+ * caller itself for level 0), else the status its ancestor exits with.
+ */
+static int ns_descend(int level)
+{
+	pid_t pid;
+	int i, st;
+
+	for (i = 0; i < level; i++) {
+		if (unshare(CLONE_NEWPID))
+			return 100;
+		pid = fork();
+		if (pid < 0)
+			return 101;
+		if (pid) {
+			if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+				return 102;
+			return WEXITSTATUS(st);
+		}
+	}
+	return -1;
+}
+
+/*
+ * The innermost process of ns_descend(@level): pid 1 there (level > 0),
+ * in a mount namespace of its own with its pid namespace's proc at
+ * NS_PROC, and NS_THREADS more threads (@tids, as that proc numbers
+ * them) waiting on ns_wake. 0, or 1 after saying what failed.
+ */
+static int ns_setup(int level, pid_t *tids)
+{
+	pthread_t th;
+	int i;
+
+	if (level && getpid() != 1)
+		return ns_fail("pid %d in the new namespace, 1 expected", getpid());
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return ns_fail("mount namespace: %s", strerror(errno));
+	mkdir(NS_PROC, 0755);
+	if (mount("proc", NS_PROC, "proc", 0, NULL))
+		return ns_fail("mount proc: %s", strerror(errno));
+	if (pipe(ns_wake))
+		return ns_fail("pipe: %s", strerror(errno));
+	for (i = 0; i < NS_THREADS; i++) {
+		if (pthread_create(&th, NULL, ns_thread, &tids[i]))
+			return ns_fail("pthread_create");
+		while (!__atomic_load_n(&tids[i], __ATOMIC_ACQUIRE))
+			sched_yield();
+	}
+	return 0;
+}
+
+/*
  * Pid 1 of the nested namespace: its links' walks against NS_PROC, the
  * walk of @outer (made in the initial namespace), then its links to the
  * test over @sock; it waits until the test has read them.
@@ -981,29 +1053,15 @@ static int pidns_inner(const char *target, int level, struct bpf_program *prog,
 	struct ns_walk w = { .target = target, .proc = NS_PROC, .level = level };
 	union bpf_iter_link_info linfo;
 	pid_t tids[NS_THREADS] = {};
-	pthread_t th[NS_THREADS];
 	struct bpf_link *link[NS_LINKS];
-	int i, k, memfd, pidfd, fds[NS_LINKS];
+	int k, memfd, pidfd, fds[NS_LINKS];
 	const char *why;
 	struct stat st;
 	void *page;
 	char c;
 
-	if (getpid() != 1)
-		return ns_fail("pid %d in the new namespace, 1 expected", getpid());
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return ns_fail("mount namespace: %s", strerror(errno));
-	mkdir(NS_PROC, 0755);
-	if (mount("proc", NS_PROC, "proc", 0, NULL))
-		return ns_fail("mount proc: %s", strerror(errno));
-	if (pipe(ns_wake))
-		return ns_fail("pipe: %s", strerror(errno));
-	for (i = 0; i < NS_THREADS; i++) {
-		if (pthread_create(&th[i], NULL, ns_thread, &tids[i]))
-			return ns_fail("pthread_create");
-		while (!__atomic_load_n(&tids[i], __ATOMIC_ACQUIRE))
-			sched_yield();
-	}
+	if (ns_setup(level, tids))
+		return 1;
 	memfd = memfd_create("kconform-pidns", 0);
 	page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	pidfd = syscall(SYS_pidfd_open, 1, 0);
@@ -1029,7 +1087,7 @@ static int pidns_inner(const char *target, int level, struct bpf_program *prog,
 		w.start = (unsigned long)page;
 		w.n = ns_read(fds[k], !strcmp(target, "task") ? sizeof(struct task_rec) :
 			      !strcmp(target, "task_file") ? sizeof(struct file_rec) :
-			      sizeof(struct vma_rec));
+			      sizeof(struct vma_rec), 0);
 		if (w.n < 0)
 			return ns_fail("%s %s: read: %s", target, ns_link_name[k], strerror(-w.n));
 		why = ns_check(&w);
@@ -1045,7 +1103,7 @@ static int pidns_inner(const char *target, int level, struct bpf_program *prog,
 	w.start = 0;
 	w.n = ns_read(bpf_link__fd(outer), !strcmp(target, "task") ?
 		      sizeof(struct task_rec) : !strcmp(target, "task_file") ?
-		      sizeof(struct file_rec) : sizeof(struct vma_rec));
+		      sizeof(struct file_rec) : sizeof(struct vma_rec), 0);
 	why = w.n < 0 ? strerror(-w.n) : ns_check(&w);
 	if (why)
 		return ns_fail("%s tid %u made in the initial namespace, read at level %d: %s",
@@ -1109,22 +1167,12 @@ FIXTURE_TEARDOWN(pidns)
 static int pidns_chain(const struct _fixture_variant_pidns *variant,
 		       struct _test_data_pidns *self, __u32 outer_tid)
 {
-	pid_t pid;
-	int i, st;
+	int ret;
 
 	close(self->sock[0]);
-	for (i = 0; i < variant->level; i++) {
-		if (unshare(CLONE_NEWPID))
-			return 100;
-		pid = fork();
-		if (pid < 0)
-			return 101;
-		if (pid) {
-			if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-				return 102;
-			return WEXITSTATUS(st);
-		}
-	}
+	ret = ns_descend(variant->level);
+	if (ret >= 0)
+		return ret;
 	return pidns_inner(variant->target, variant->level, self->prog,
 			   self->outer, outer_tid, self->sock[1]);
 }
@@ -1160,7 +1208,7 @@ TEST_F(pidns, links_walk_what_the_readers_proc_shows)
 			w.n = ns_read(fds[k], !strcmp(variant->target, "task") ?
 				      sizeof(struct task_rec) :
 				      !strcmp(variant->target, "task_file") ?
-				      sizeof(struct file_rec) : sizeof(struct vma_rec));
+				      sizeof(struct file_rec) : sizeof(struct vma_rec), 0);
 			ASSERT_GE(w.n, 0) TH_LOG("%s: %s", ns_link_name[k], strerror(-w.n));
 			why = ns_check(&w);
 			EXPECT_EQ(NULL, why) TH_LOG("%s %s %u of level %d, read here: %s",
@@ -1270,12 +1318,12 @@ TEST_F_TIMEOUT(tasks, seeded_bad_link_info, 300)
 		/* the walk as /proc shows it */
 		w = 0;
 		if (vals[0]) {
-			if (proc_tgid(vals[0]))
+			if (proc_tgid("/proc", vals[0]))
 				want[w++] = vals[0];
 		} else if (vals[1] || vals[2]) {
 			target = vals[1] ? (pid_t)vals[1] :
 				 vals[2] == (__u32)self_pidfd ? getpid() : zombie;
-			if (proc_tgid(target) == target)
+			if (proc_tgid("/proc", target) == target)
 				w = proc_threads(target, want, MAX_RECS);
 		} else {
 			w = proc_threads(getpid(), want, MAX_RECS);
@@ -1309,7 +1357,7 @@ next:
 		if (!_metadata->passed)
 			break;
 	}
-	tgid = proc_tgid(zombie);
+	tgid = proc_tgid("/proc", zombie);
 	EXPECT_EQ(zombie, tgid);
 	ASSERT_EQ(waitpid(zombie, NULL, 0), zombie);
 	close(zombie_pidfd);
@@ -1368,6 +1416,191 @@ TEST_F_TIMEOUT(tasks, link_create_and_read_fault_injection, 300)
 	EXPECT_GT(enomem, 0);
 	ASSERT_EQ(0, task_link(self->skel->progs.dump_task, TID, getpid(), &self->link));
 	EXPECT_EQ(1, recs(self, sizeof(struct task_rec), variant->chunk));
+}
+
+/*
+ * Seeded link info of every kind, made and read in the pid namespace of
+ * a child @level namespaces down (0: this one), with that namespace's
+ * proc at NS_PROC (ns_setup(), as pidns.* has it). Each iteration draws
+ * the iterator (task, task_file, task_vma) and tid, pid and pid_fd as
+ * tasks.seeded_bad_link_info does, from the namespace's own numbers: the
+ * child itself (1 in a nested namespace), its threads, a zombie child
+ * (an exiting task), a reaped child, the child's id in the initial
+ * namespace, a random number, pidfds and fds that are not. Each
+ * link_create() fails with exactly 6.1.192's errno (EINVAL, more than
+ * one; EBADF, a pid_fd that is no pidfd) or makes a link whose walk,
+ * read in chunks of a random size, is what NS_PROC shows (ns_check()):
+ * ids are the namespace's, the one of the link's creator and reader
+ * (in 6.1.192 the reader's, which is the creator here; the commit
+ * messages say "the creator's"). No parameter: among all tasks, this
+ * process's as for its pid. The child exits with 1 after saying what
+ * differed.
+ */
+#define NS_FUZZ_ITERS	120
+
+static int ns_fuzz(struct task_iter *skel, int level, struct kc_rng *r)
+{
+	static const char *const kinds[] = { "task", "task_file", "task_vma" };
+	struct ns_walk w = { .proc = NS_PROC, .level = level, .fd = -1 };
+	static __u32 mine[MAX_RECS];
+	__u32 vals[3], fds[6], ids[7], tid;
+	pid_t tids[NS_THREADS] = {}, zombie, reaped;
+	union bpf_iter_link_info linfo;
+	int i, k, n, nz, err, nmine;
+	long taint = kc_tainted();
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	size_t rec, chunk;
+	char self_link[32];
+	const char *why;
+	siginfo_t si;
+
+	if (ns_setup(level, tids))
+		return 1;
+	reaped = fork();
+	if (!reaped)
+		_exit(0);
+	zombie = fork();
+	if (!zombie)
+		_exit(0);
+	if (reaped < 0 || zombie < 0 || waitpid(reaped, NULL, 0) != reaped)
+		return ns_fail("fork: %s", strerror(errno));
+	/* a zombie until waited for: wait until it has exited */
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, zombie, &si, WEXITED | WNOWAIT) || si.si_pid != zombie)
+		return ns_fail("waitid: %s", strerror(errno));
+	n = readlink("/proc/self", self_link, sizeof(self_link) - 1);
+	if (n <= 0)
+		return ns_fail("readlink /proc/self: %s", strerror(errno));
+	self_link[n] = '\0';
+	ids[0] = getpid();
+	ids[1] = zombie;
+	ids[2] = reaped;
+	ids[3] = atoi(self_link);	/* the initial namespace's number */
+	fds[0] = syscall(SYS_pidfd_open, getpid(), 0);
+	fds[1] = syscall(SYS_pidfd_open, zombie, 0);
+	fds[2] = open("/dev/null", O_RDONLY);
+	fds[3] = 4000;
+	fds[4] = 0xffffffffu;
+	fds[5] = fds[0];
+	if ((int)fds[0] < 0 || (int)fds[1] < 0 || (int)fds[2] < 0)
+		return ns_fail("pidfd_open or open: %s", strerror(errno));
+	/* this process's threads, by their global ids (/proc is the initial one's) */
+	nmine = dir_numbers("/proc/self/task", mine, MAX_RECS);
+
+	for (i = 0; i < NS_FUZZ_ITERS; i++) {
+		w.target = kc_pick(r, kinds);
+		prog = !strcmp(w.target, "task") ? skel->progs.dump_task :
+		       !strcmp(w.target, "task_file") ? skel->progs.dump_task_file :
+		       skel->progs.dump_task_vma;
+		rec = !strcmp(w.target, "task") ? sizeof(struct task_rec) :
+		      !strcmp(w.target, "task_file") ? sizeof(struct file_rec) :
+		      sizeof(struct vma_rec);
+		ids[4] = tids[kc_below(r, NS_THREADS)];
+		ids[5] = 1 + kc_below(r, 1u << 22);
+		ids[6] = 1 + kc_below(r, 8);	/* low numbers: used in a namespace */
+		memset(vals, 0, sizeof(vals));
+		for (k = 0; k < 3; k++) {
+			if (!kc_chance(r, 40))
+				continue;
+			vals[k] = k == 2 ? fds[kc_below(r, 6)] : ids[kc_below(r, 7)];
+		}
+		nz = !!vals[0] + !!vals[1] + !!vals[2];
+		memset(&linfo, 0, sizeof(linfo));
+		linfo.task.tid = vals[0];
+		linfo.task.pid = vals[1];
+		linfo.task.pid_fd = vals[2];
+		err = 0;
+		if (nz > 1)
+			err = -EINVAL;
+		else if (vals[2] && vals[2] != fds[0] && vals[2] != fds[1])
+			err = -EBADF;
+		k = iter_link(prog, &linfo, &link);
+		if (k != err)
+			return ns_fail("iteration %d: %s tid %u pid %u pid_fd %u: %d, not %d",
+				       i, w.target, vals[0], vals[1], vals[2], k, err);
+		if (err)
+			goto next;
+		w.k = vals[0] ? NS_TID : vals[1] ? NS_PID : NS_PID_FD;
+		w.id = vals[0] ? vals[0] : vals[1] ? vals[1] :
+		       vals[2] == fds[1] ? (__u32)zombie : (__u32)getpid();
+		chunk = 1 + kc_below(r, kc_chance(r, 50) ? 64 : sizeof(ns_out));
+		/* the link stays open until its walk is checked: one of the files */
+		w.n = ns_read(bpf_link__fd(link), rec, chunk);
+		if (w.n < 0)
+			return ns_fail("iteration %d: %s: read: %s", i, w.target, strerror(-w.n));
+		if (!nz) {
+			/* all tasks: keep this process's */
+			for (k = 0, n = 0; k < w.n; k++) {
+				memcpy(&tid, (char *)&ns_out + k * rec, sizeof(tid));
+				if (bsearch(&tid, mine, nmine, sizeof(*mine), cmp_u32))
+					memmove((char *)&ns_out + n++ * rec,
+						(char *)&ns_out + k * rec, rec);
+			}
+			w.n = n;
+		}
+		why = ns_check(&w);
+		bpf_link__destroy(link);
+		if (why)
+			return ns_fail("iteration %d: %s tid %u pid %u pid_fd %u, chunk %zu: %s",
+				       i, w.target, vals[0], vals[1], vals[2], chunk, why);
+next:
+		if (kc_tainted() != taint)
+			return ns_fail("tainted at iteration %d", i);
+	}
+	return waitpid(zombie, NULL, 0) == zombie ? 0 : ns_fail("zombie %d gone", zombie);
+}
+
+FIXTURE(seeded) {
+	struct task_iter *skel;
+	pid_t child;
+};
+
+FIXTURE_VARIANT(seeded) {
+	int level;
+};
+
+FIXTURE_VARIANT_ADD(seeded, level0) { .level = 0 };
+FIXTURE_VARIANT_ADD(seeded, level1) { .level = 1 };
+FIXTURE_VARIANT_ADD(seeded, level2) { .level = 2 };
+
+FIXTURE_SETUP(seeded)
+{
+	self->child = -1;
+	self->skel = task_iter__open_and_load();
+	ASSERT_NE(self->skel, NULL) TH_LOG("load: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(seeded)
+{
+	if (self->child > 0) {
+		kill(self->child, SIGKILL);
+		waitpid(self->child, NULL, 0);
+	}
+	task_iter__destroy(self->skel);
+}
+
+TEST_F_TIMEOUT(seeded, link_info_of_every_kind_in_its_namespace, 120)
+{
+	char name[96];
+	struct kc_rng r;
+	int st, ret;
+
+	snprintf(name, sizeof(name), "bpf_iter_params.task.seeded.level%d", variant->level);
+	kc_rng_init(&r, name);
+	libbpf_set_print(NULL);
+	self->child = fork();
+	ASSERT_GE(self->child, 0);
+	if (!self->child) {
+		ret = ns_descend(variant->level);
+		if (ret >= 0)
+			_exit(ret);
+		_exit(ns_fuzz(self->skel, variant->level, &r));
+	}
+	ASSERT_EQ(waitpid(self->child, &st, 0), self->child);
+	self->child = -1;
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(WEXITSTATUS(st), 0) TH_LOG("the namespace's checks failed (see above)");
 }
 
 TEST_HARNESS_MAIN
