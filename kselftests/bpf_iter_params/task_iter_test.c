@@ -290,24 +290,29 @@ static int file_recs_of(struct _test_data_tasks *self, int n, pid_t tid,
 }
 
 /*
- * task_file, pid set: the leader's files and the files of the thread
- * with its own table (0301), nobody else's, no fd twice.
+ * A task_file walk through @param: of this process, the leader's files
+ * and those of the thread with its own table, no fd twice; other
+ * processes' files only when no parameter is set.
  */
-TEST_F(tasks, task_file_pid_visits_unshared_thread)
+static void expect_leader_and_unshared_files(struct __test_metadata *_metadata,
+					     struct _test_data_tasks *self,
+					     enum param param, __u32 val,
+					     size_t chunk)
 {
 	int n, i, count, has;
 	struct stat st;
 
 	ASSERT_EQ(fstat(tg.wake[0], &st), 0);
-	ASSERT_EQ(task_link(self->skel->progs.dump_task_file, PID, getpid(),
+	ASSERT_EQ(task_link(self->skel->progs.dump_task_file, param, val,
 			    &self->link), 0);
-	n = recs(self, sizeof(struct file_rec), variant->chunk);
+	n = recs(self, sizeof(struct file_rec), chunk);
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++) {
 		int idx = tid_index(self->out.file[i].tid);
 
-		EXPECT_TRUE(idx == THREADS || idx == UNSHARED)
-			TH_LOG("record %d: thread %d (tid %u) shares the leader's files",
+		EXPECT_TRUE((idx < 0 && param == NONE) || idx == THREADS ||
+			    idx == UNSHARED)
+			TH_LOG("record %d: thread %d (tid %u): another process, or shares the leader's files",
 			       i, idx, self->out.file[i].tid);
 	}
 	count = file_recs_of(self, n, getpid(), tg.wake[0], st.st_ino, &has);
@@ -317,6 +322,25 @@ TEST_F(tasks, task_file_pid_visits_unshared_thread)
 			     &has);
 	EXPECT_GT(count, 0) TH_LOG("thread with its own files not visited");
 	EXPECT_EQ(has, 1) TH_LOG("its memfd (fd %d) not seen", tg.u_fd);
+}
+
+/* task_file, pid set: the thread with its own table is visited (0301). */
+TEST_F(tasks, task_file_pid_visits_unshared_thread)
+{
+	expect_leader_and_unshared_files(_metadata, self, PID, getpid(),
+					 variant->chunk);
+}
+
+/*
+ * task_file, no parameter: every task of the reader's pid namespace,
+ * where too a thread that shares its leader's file table is skipped
+ * ("bpf: Avoid iterating duplicated files for task_file iterator",
+ * kept by f0d74c4da1f0 in task_seq_get_next()).
+ */
+TEST_F(tasks, task_file_all_skips_threads_sharing_files)
+{
+	expect_leader_and_unshared_files(_metadata, self, NONE, 0,
+					 variant->chunk);
 }
 
 /* task_file, tid set: that thread's table, shared or not. */
