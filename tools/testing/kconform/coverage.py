@@ -441,13 +441,23 @@ def table(out: Sequence[Row], seeds: Sequence[Seed]) -> List[str]:
 	"""The summary's coverage table, then why some lines are not reached."""
 	head = ('seed', 'file', 'changed', 'executed', '%', 'first unexecuted lines')
 	body = []
-	for r in out:
+	for i, r in enumerate(out):
 		pct = f'{100.0 * len(r.executed) / len(r.changed):.0f}' if r.changed else '-'
 		miss = ranges(sorted(set(r.changed) - set(r.executed)))
 		first = ', '.join(miss[:4]) + (', ...' if len(miss) > 4 else '')
 		if not r.changed and r.note:
 			first = r.note
 		body.append((r.seed, r.file, str(len(r.changed)), str(len(r.executed)), pct, first))
+		# the target is per seed commit: a seed of several files gets
+		# its total after its last row
+		if i + 1 < len(out) and out[i + 1].seed == r.seed:
+			continue
+		mine = [x for x in out if x.seed == r.seed]
+		changed = sum(len(x.changed) for x in mine)
+		if len([x for x in mine if x.changed]) > 1:
+			executed = sum(len(x.executed) for x in mine)
+			body.append((r.seed, '(all its files)', str(changed), str(executed),
+				     f'{100.0 * executed / changed:.0f}', ''))
 	width = [max(len(x[i]) for x in [head, *body]) for i in range(5)]
 	lines = ['', '== coverage: changed lines of each seed commit (and of the series) '
 		 'that the suites executed']

@@ -178,6 +178,17 @@ class ConfigTest(unittest.TestCase):
 		self.assertTrue(lines[3].endswith('      4         2  50  3, 7'))
 		self.assertEqual(lines[-1], '  005: rust')
 
+	def test_table_totals_a_seed_of_several_files(self) -> None:
+		"""The target is per seed commit: its files' sum after them."""
+		rows = [coverage.Row('008 510156a7f0cb', 'a.c', [1, 2, 3, 4], [1, 2, 3]),
+			coverage.Row('008 510156a7f0cb', 'b.c', [5, 6], [5]),
+			coverage.Row('009', 'c.c', [1], [1])]
+		lines = coverage.table(rows, [])
+		self.assertEqual(len(lines), 7)
+		self.assertTrue(lines[5].startswith('008 510156a7f0cb  (all its files)'))
+		self.assertEqual(lines[5].split()[-3:], ['6', '4', '67'])
+		self.assertTrue(lines[6].startswith('009               c.c'))
+
 
 class ReportTest(unittest.TestCase):
 
