@@ -313,9 +313,30 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	# A kind of a suite that cannot run on the tree (its kernel code
 	# missing, a hook patch it needs dropped) is reported and taken off
 	# the suite; what is left is configured, built and run.
+	variant = inputs.variant
+	build_root = src.work / 'build'
+	_migrate(build_root)
+	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
+			      inputs.out, args.jobs,
+			      int(args.guest_timeout * variant.timeout_factor),
+			      variant, lanes=args.lanes)
+	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
+				 int(args.kunit_timeout * variant.timeout_factor),
+				 tuple(variant.cmdline.split()))
+	kern.prepare(REPO, gjob, kjob, layout.patches, layout.series())
 	why = {s.name: suites.not_applicable(
 		s, tree.missing_code(src.tree, list(s.requires)), src.dropped)
 		for s in registry}
+	# ... or the kernel config a kind of a suite asks for cannot be set
+	# in this tree (6.12: Rust needs a newer rustc than Debian 12's)
+	try:
+		lacks = kern.config_lacks(gjob, [left for left in (
+			suites.without(s, why[s.name]) for s in registry)
+			if left.kunit or left.kselftest])
+	except KconformError:
+		lacks = {}	# every suite's symbol: the build stage reports it
+	for name, kinds_lacking in lacks.items():
+		why[name].update(kinds_lacking)
 	present = []
 	for spec in specs:
 		for kind, reason in why[spec.name].items():
@@ -345,17 +366,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	nas = [n for n in nas if (n.kind, n.suite) in wanted]
 	for n in nas:
 		print(f'kconform: {n.kind}:{n.suite}:{n.glob}: {n.reason}', flush=True)
-	variant = inputs.variant
-	build_root = src.work / 'build'
-	_migrate(build_root)
-	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
-			      inputs.out, args.jobs,
-			      int(args.guest_timeout * variant.timeout_factor),
-			      variant, cmdline=' '.join(params), lanes=args.lanes)
-	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
-				 int(args.kunit_timeout * variant.timeout_factor),
-				 tuple(variant.cmdline.split()))
-	kern.prepare(REPO, gjob, kjob, layout.patches, layout.series())
+	gjob.cmdline = ' '.join(params)
 	built = False
 	key: Optional[str] = None
 	if ku_specs or gs_specs or bn_specs:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Set
 
 _SET = re.compile(r'^(CONFIG_\w+)=(.*)$')
 _UNSET = re.compile(r'^# (CONFIG_\w+) is not set$')
+_DEFINE = re.compile(r'^\s*(?:menu)?config\s+(\w+)\s*$', re.M)
 
 
 def parse(text: str) -> Dict[str, str]:
@@ -34,13 +36,31 @@ def merge(fragments: Sequence[Path]) -> str:
 	return '\n'.join(parts)
 
 
-def missing(requested: str, dotconfig: str) -> List[str]:
-	"""Requested lines that .config does not hold, as readable strings."""
+def lost(requested: str, dotconfig: str) -> Dict[str, str]:
+	"""Requested symbols that .config does not hold: symbol -> readable
+	line."""
 	want = parse(requested)
 	have = parse(dotconfig)
-	out = []
+	out = {}
 	for sym, val in want.items():
 		got = have.get(sym, 'n')
 		if got != val:
-			out.append(f'{sym}={val} (.config has {sym}={got})')
+			out[sym] = f'{sym}={val} (.config has {sym}={got})'
+	return out
+
+
+def missing(requested: str, dotconfig: str) -> List[str]:
+	"""Requested lines that .config does not hold, as readable strings."""
+	return list(lost(requested, dotconfig).values())
+
+
+def defined(tree: Path) -> Set[str]:
+	"""Every symbol the tree's Kconfig files define (CONFIG_ prefixed)."""
+	out: Set[str] = set()
+	for root, dirs, files in os.walk(tree):
+		dirs[:] = [d for d in dirs if not d.startswith('.')]
+		for f in files:
+			if f.startswith('Kconfig'):
+				text = (Path(root) / f).read_text(errors='replace')
+				out.update('CONFIG_' + m for m in _DEFINE.findall(text))
 	return out

@@ -56,6 +56,12 @@ class Built:
 			gjob.build_dir.mkdir(parents=True, exist_ok=True)
 			kjob.initrd = guest.kunit_initramfs(repo, gjob.build_dir)
 
+	def config_lacks(self, gjob: guest.GuestJob,
+			 present: Sequence[SuiteSpec]) -> Dict[str, Dict[str, str]]:
+		"""Per suite and kind, the kernel config it asks for that
+		this tree cannot give."""
+		return guest.config_lacks(gjob, present)
+
 	def obtain(self, gjob: guest.GuestJob, present: Sequence[SuiteSpec],
 		   state: Optional[str], st: Stages) -> Optional[str]:
 		"""Configure and build; what the user space depends on."""
@@ -127,6 +133,10 @@ class Package:
 	def prepare(self, repo: Path, gjob: guest.GuestJob, kjob: kunitrun.KunitJob,
 		    patches: Path, series: Sequence[str]) -> None:
 		gjob.package = self.img
+
+	def config_lacks(self, gjob: guest.GuestJob,
+			 present: Sequence[SuiteSpec]) -> Dict[str, Dict[str, str]]:
+		return {}	# the package's config-*: plan() says what it lacks
 
 	def obtain(self, gjob: guest.GuestJob, present: Sequence[SuiteSpec],
 		   state: Optional[str], st: Stages) -> Optional[str]:

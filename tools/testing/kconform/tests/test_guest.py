@@ -108,3 +108,58 @@ class StampTest(unittest.TestCase):
 
 if __name__ == '__main__':
 	unittest.main()
+
+
+class ConfigLacksTest(unittest.TestCase):
+	"""A release tree that cannot take a suite's kernel config (6.12:
+	no Rust with Debian 12's rustc, no MEMCG_KMEM symbol at all)."""
+
+	def setUp(self) -> None:
+		self.tmp = Path(tempfile.mkdtemp())
+		self.tree = self.tmp / 'tree'
+		(self.tree / 'init').mkdir(parents=True)
+		(self.tree / 'init/Kconfig').write_text(
+			'config RUST\n\tbool "Rust"\nmenuconfig BPF\n\tbool\nconfig NET\n\tbool\n')
+		for t, cfg in (('rust_samples', 'CONFIG_RUST=y\nCONFIG_MEMCG_KMEM=y\n'),
+			       ('tcp_ehash', 'CONFIG_NET=y\n')):
+			d = self.tree / 'tools/testing/selftests' / t
+			d.mkdir(parents=True)
+			(d / 'config').write_text(cfg)
+		self.repo = self.tmp / 'repo'
+		(self.repo / 'tools/testing/guest').mkdir(parents=True)
+		self.base = self.repo / 'tools/testing/guest/base.config'
+		self.base.write_text('CONFIG_BPF=y\n')
+		self.job = guest.GuestJob(self.repo, self.tree, self.tmp / 'build',
+					  self.tmp / 'out', 1, 10)
+		(self.tmp / 'out').mkdir()
+		self.specs = [suites.SuiteSpec('rust_samples', None, (), 'rust_samples'),
+			      suites.SuiteSpec('tcp_ehash', None, (), 'tcp_ehash')]
+		self.check = proc.check
+		self.addCleanup(setattr, proc, 'check', self.check)
+
+	def allnoconfig_gives(self, dotconfig: str) -> None:
+		def fake(argv: List[str], log: Path, timeout: int, what: str) -> None:
+			(self.tmp / 'build/.config').write_text(dotconfig)
+		proc.check = fake	# type: ignore[assignment]
+
+	def test_a_suite_s_unmet_symbol_takes_that_kind_off(self) -> None:
+		self.allnoconfig_gives('CONFIG_BPF=y\nCONFIG_NET=y\n')
+		lacks = guest.config_lacks(self.job, self.specs)
+		self.assertEqual(list(lacks), ['rust_samples'])
+		self.assertEqual(list(lacks['rust_samples']), ['kselftest'])
+		self.assertIn('CONFIG_RUST=y (.config has CONFIG_RUST=n)',
+			      lacks['rust_samples']['kselftest'])
+		# not a symbol of this tree: left out, not lacking
+		self.assertNotIn('MEMCG_KMEM', lacks['rust_samples']['kselftest'])
+		# what is left configures cleanly
+		self.assertTrue(guest.configure(self.job, self.specs[1:]))
+
+	def test_a_symbol_every_suite_needs_is_an_error(self) -> None:
+		self.allnoconfig_gives('CONFIG_NET=y\nCONFIG_RUST=y\n')
+		with self.assertRaisesRegex(KconformError, 'CONFIG_BPF=y'):
+			guest.config_lacks(self.job, self.specs)
+
+	def test_nothing_lacking_is_nothing(self) -> None:
+		self.allnoconfig_gives('CONFIG_BPF=y\nCONFIG_NET=y\nCONFIG_RUST=y\n')
+		self.assertEqual(guest.config_lacks(self.job, self.specs), {})
+		self.assertFalse(guest.configure(self.job, self.specs))
