@@ -1251,6 +1251,36 @@ TEST_F(pidns, links_walk_what_the_readers_proc_shows)
 #define TASK_FUZZ_ITERS	300
 
 /*
+ * A seeded task link_info: tid, pid and pid_fd each set with chance
+ * 40 % (tid and pid from @ids, pid_fd from @fds, of which fds[0] and
+ * fds[1] are pidfds and the others are not), in @vals and @linfo.
+ * Returns the errno due: -EINVAL for more than one of them, -EBADF for
+ * a pid_fd that is not a pidfd, else 0.
+ */
+static int task_linfo_draw(struct kc_rng *r, const __u32 *ids, unsigned int nids,
+			   const __u32 *fds, __u32 vals[3],
+			   union bpf_iter_link_info *linfo)
+{
+	int k;
+
+	memset(vals, 0, 3 * sizeof(vals[0]));
+	for (k = 0; k < 3; k++) {
+		if (!kc_chance(r, 40))
+			continue;
+		vals[k] = k == 2 ? fds[kc_below(r, 6)] : ids[kc_below(r, nids)];
+	}
+	memset(linfo, 0, sizeof(*linfo));
+	linfo->task.tid = vals[0];
+	linfo->task.pid = vals[1];
+	linfo->task.pid_fd = vals[2];
+	if (!!vals[0] + !!vals[1] + !!vals[2] > 1)
+		return -EINVAL;
+	if (vals[2] && vals[2] != fds[0] && vals[2] != fds[1])
+		return -EBADF;
+	return 0;
+}
+
+/*
  * Random bpf_iter_link_info for the task iterator: tid, pid and pid_fd
  * from this process, one of its threads, a zombie child (an exiting
  * task), a reaped child, a random number, a pidfd of this process and
@@ -1313,23 +1343,7 @@ TEST_F_TIMEOUT(tasks, seeded_bad_link_info, 300)
 	for (i = 0; i < TASK_FUZZ_ITERS; i++) {
 		ids[3] = tg.tid[kc_below(&r, THREADS)];
 		ids[4] = 1 + kc_below(&r, 1u << 22);
-		memset(vals, 0, sizeof(vals));
-		for (k = 0; k < 3; k++) {
-			if (!kc_chance(&r, 40))
-				continue;
-			vals[k] = k == 2 ? fds[kc_below(&r, 6)] : ids[kc_below(&r, 5)];
-		}
-		nz = !!vals[0] + !!vals[1] + !!vals[2];
-		memset(&linfo, 0, sizeof(linfo));
-		linfo.task.tid = vals[0];
-		linfo.task.pid = vals[1];
-		linfo.task.pid_fd = vals[2];
-		err = 0;
-		if (nz > 1)
-			err = -EINVAL;
-		else if (vals[2] && vals[2] != (__u32)self_pidfd &&
-			 vals[2] != (__u32)zombie_pidfd)
-			err = -EBADF;
+		err = task_linfo_draw(&r, ids, 5, fds, vals, &linfo);
 		k = iter_link(self->skel->progs.dump_task, &linfo, &self->link);
 		if (err) {
 			EXPECT_EQ(err, k) TH_LOG("iteration %d: tid %u pid %u pid_fd %u",
@@ -1470,7 +1484,7 @@ static int ns_fuzz(struct task_iter *skel, int level, struct kc_rng *r)
 	__u32 vals[3], fds[6], ids[7], tid;
 	pid_t tids[NS_THREADS] = {}, zombie, reaped;
 	union bpf_iter_link_info linfo;
-	int i, k, n, nz, err, nmine;
+	int i, k, n, err, nmine;
 	long taint = kc_tainted();
 	struct bpf_program *prog;
 	struct bpf_link *link;
@@ -1523,22 +1537,7 @@ static int ns_fuzz(struct task_iter *skel, int level, struct kc_rng *r)
 		ids[4] = tids[kc_below(r, NS_THREADS)];
 		ids[5] = 1 + kc_below(r, 1u << 22);
 		ids[6] = 1 + kc_below(r, 8);	/* low numbers: used in a namespace */
-		memset(vals, 0, sizeof(vals));
-		for (k = 0; k < 3; k++) {
-			if (!kc_chance(r, 40))
-				continue;
-			vals[k] = k == 2 ? fds[kc_below(r, 6)] : ids[kc_below(r, 7)];
-		}
-		nz = !!vals[0] + !!vals[1] + !!vals[2];
-		memset(&linfo, 0, sizeof(linfo));
-		linfo.task.tid = vals[0];
-		linfo.task.pid = vals[1];
-		linfo.task.pid_fd = vals[2];
-		err = 0;
-		if (nz > 1)
-			err = -EINVAL;
-		else if (vals[2] && vals[2] != fds[0] && vals[2] != fds[1])
-			err = -EBADF;
+		err = task_linfo_draw(r, ids, 7, fds, vals, &linfo);
 		k = iter_link(prog, &linfo, &link);
 		if (k != err)
 			return ns_fail("iteration %d: %s tid %u pid %u pid_fd %u: %d, not %d",
@@ -1553,7 +1552,7 @@ static int ns_fuzz(struct task_iter *skel, int level, struct kc_rng *r)
 		w.n = ns_read(bpf_link__fd(link), rec, chunk);
 		if (w.n < 0)
 			return ns_fail("iteration %d: %s: read: %s", i, w.target, strerror(-w.n));
-		if (!nz) {
+		if (!vals[0] && !vals[1] && !vals[2]) {
 			/* all tasks: keep this process's */
 			for (k = 0, n = 0; k < w.n; k++) {
 				memcpy(&tid, (char *)&ns_out + k * rec, sizeof(tid));
