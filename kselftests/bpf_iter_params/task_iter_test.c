@@ -312,8 +312,9 @@ static void expect_leader_and_unshared_files(struct __test_metadata *_metadata,
 
 		EXPECT_TRUE((idx < 0 && param == NONE) || idx == THREADS ||
 			    idx == UNSHARED)
-			TH_LOG("record %d: thread %d (tid %u): another process, or shares the leader's files",
-			       i, idx, self->out.file[i].tid);
+			TH_LOG("record %d: thread %d (tid %u): %s", i, idx,
+			       self->out.file[i].tid, idx < 0 ? "another process" :
+			       "shares the leader's files");
 	}
 	count = file_recs_of(self, n, getpid(), tg.wake[0], st.st_ino, &has);
 	EXPECT_GT(count, 0);
