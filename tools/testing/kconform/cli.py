@@ -310,9 +310,6 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 
 	if src.dropped:
 		rep.kernel['dropped_patches'] = dict(src.dropped)
-	# A kind of a suite that cannot run on the tree (its kernel code
-	# missing, a hook patch it needs dropped) is reported and taken off
-	# the suite; what is left is configured, built and run.
 	variant = inputs.variant
 	build_root = src.work / 'build'
 	_migrate(build_root)
@@ -324,6 +321,9 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 				 int(args.kunit_timeout * variant.timeout_factor),
 				 tuple(variant.cmdline.split()))
 	kern.prepare(REPO, gjob, kjob, layout.patches, layout.series())
+	# A kind of a suite that cannot run on the tree (its kernel code
+	# missing, a hook patch it needs dropped) is reported and taken off
+	# the suite; what is left is configured, built and run.
 	why = {s.name: suites.not_applicable(
 		s, tree.missing_code(src.tree, list(s.requires)), src.dropped)
 		for s in registry}
