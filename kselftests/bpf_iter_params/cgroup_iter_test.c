@@ -1090,7 +1090,7 @@ static void cg_fuzz(struct __test_metadata *_metadata, struct hier *h,
 		}
 		h->link = NULL;
 		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
-		if (!_metadata->passed)
+		if (!kc_passed(_metadata))
 			break;
 	}
 	close(null_fd);
@@ -1126,14 +1126,14 @@ TEST_F_TIMEOUT(param, seeded_link_info_in_nested_cgroup_namespaces, 300)
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (!child) {
-		for (level = 1; level <= 2 && _metadata->passed; level++) {
+		for (level = 1; level <= 2 && kc_passed(_metadata); level++) {
 			if (cgns_enter(level))
 				_exit(10 + level);
 			snprintf(name, sizeof(name),
 				 "bpf_iter_params.cgroup.seeded.level%d", level);
 			cg_fuzz(_metadata, &self->h, &v[level - 1], name, CGNS_FUZZ_ITERS);
 		}
-		_exit(_metadata->passed ? 0 : 1);
+		_exit(kc_passed(_metadata) ? 0 : 1);
 	}
 	ASSERT_EQ(waitpid(child, &st, 0), child);
 	ASSERT_TRUE(WIFEXITED(st));

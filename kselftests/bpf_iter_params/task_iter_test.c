@@ -1393,7 +1393,7 @@ TEST_F_TIMEOUT(tasks, seeded_bad_link_info, 300)
 		self->link = NULL;
 next:
 		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
-		if (!_metadata->passed)
+		if (!kc_passed(_metadata))
 			break;
 	}
 	tgid = proc_tgid("/proc", zombie);

@@ -1412,7 +1412,7 @@ TEST_F_TIMEOUT(urb, seeded_bad_producer, 300)
 			EXPECT_EQ(e.len[k], u->skel->bss->rec_len[k])
 				TH_LOG("iteration %u, sample %u", i, k);
 		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %u", i);
-		if (!_metadata->passed)
+		if (!kc_passed(_metadata))
 			break;
 	}
 	u->skel->bss->stop_after = 0;

@@ -941,7 +941,7 @@ TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
 		EXPECT_EQ(proto ? RTM_NEWLINK : GENL_ID_CTRL, ((struct nlmsghdr *)buf)->nlmsg_type)
 			TH_LOG("iteration %d", i);
 		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
-		if (!_metadata->passed)
+		if (!kc_passed(_metadata))
 			break;
 	}
 	close(fds[1]);

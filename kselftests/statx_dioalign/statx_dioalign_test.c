@@ -1086,7 +1086,7 @@ TEST_F_TIMEOUT(fs, seeded_bad_statx, 300)
 			}
 		}
 		ASSERT_EQ(taint, kc_tainted()) TH_LOG("tainted at iteration %d", i);
-		if (!_metadata->passed)
+		if (!kc_passed(_metadata))
 			break;
 	}
 	munmap(page, 3 * 4096);

@@ -1034,7 +1034,7 @@ TEST_F_TIMEOUT(ehash, child_knob_seeded_bad_input, 300)
 			knob[depth] = got;
 		}
 		ASSERT_EQ(kc_tainted(), taint) TH_LOG("tainted at iteration %d", i);
-		if (_metadata->passed == 0)
+		if (!kc_passed(_metadata))
 			break;
 	}
 	while (depth >= 0)
