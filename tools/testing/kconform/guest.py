@@ -154,6 +154,18 @@ def _suite_fragments(job: GuestJob, specs: Sequence[SuiteSpec]) -> Dict[Path, Tu
 	return out
 
 
+def _configured(job: GuestJob, merged: str) -> bool:
+	"""Whether the .config was already made from @merged."""
+	frag = job.build_dir / 'kconform.config'
+	return frag.exists() and frag.read_text() == merged and \
+		(job.build_dir / '.config').exists()
+
+
+def _lacks_error(lines: Sequence[str]) -> KconformError:
+	return KconformError('guest .config lacks requested symbols '
+			     '(unmet dependencies?):\n  ' + '\n  '.join(lines))
+
+
 def _allnoconfig(job: GuestJob, merged: str) -> Dict[str, str]:
 	"""Write the .config from @merged; the requested symbols it lacks.
 	A symbol the tree's Kconfig does not define is not lacking: it is
@@ -180,19 +192,17 @@ def config_lacks(job: GuestJob, specs: Sequence[SuiteSpec]) -> Dict[str, Dict[st
 	error: every suite needs it."""
 	merged = kconfig.merge(fragments(job, specs))
 	job.build_dir.mkdir(parents=True, exist_ok=True)
-	frag = job.build_dir / 'kconform.config'
-	if frag.exists() and frag.read_text() == merged and (job.build_dir / '.config').exists():
+	if _configured(job, merged):
 		return {}
 	lost = _allnoconfig(job, merged)
 	if not lost:
 		return {}
-	frag.unlink()
+	(job.build_dir / 'kconform.config').unlink()
 	owned = _suite_fragments(job, specs)
 	common = [kconfig.parse(f.read_text()) for f in fragments(job, specs) if f not in owned]
 	fatal = [line for sym, line in lost.items() if any(sym in c for c in common)]
 	if fatal:
-		raise KconformError('guest .config lacks requested symbols '
-				    '(unmet dependencies?):\n  ' + '\n  '.join(fatal))
+		raise _lacks_error(fatal)
 	out: Dict[str, Dict[str, List[str]]] = {}
 	for f, (name, kind) in owned.items():
 		asked = kconfig.parse(f.read_text())
@@ -208,15 +218,12 @@ def configure(job: GuestJob, specs: Sequence[SuiteSpec]) -> bool:
 	"""Write the .config; returns False when nothing changed."""
 	merged = kconfig.merge(fragments(job, specs))
 	job.build_dir.mkdir(parents=True, exist_ok=True)
-	frag = job.build_dir / 'kconform.config'
-	dotconfig = job.build_dir / '.config'
-	if frag.exists() and frag.read_text() == merged and dotconfig.exists():
+	if _configured(job, merged):
 		return False
 	lost = _allnoconfig(job, merged)
 	if lost:
-		frag.unlink()
-		raise KconformError('guest .config lacks requested symbols '
-				    '(unmet dependencies?):\n  ' + '\n  '.join(lost.values()))
+		(job.build_dir / 'kconform.config').unlink()
+		raise _lacks_error(list(lost.values()))
 	return True
 
 

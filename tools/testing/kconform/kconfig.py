@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Dict, List, Sequence, Set
+from typing import Dict, Sequence, Set
 
 _SET = re.compile(r'^(CONFIG_\w+)=(.*)$')
 _UNSET = re.compile(r'^# (CONFIG_\w+) is not set$')
@@ -47,11 +47,6 @@ def lost(requested: str, dotconfig: str) -> Dict[str, str]:
 		if got != val:
 			out[sym] = f'{sym}={val} (.config has {sym}={got})'
 	return out
-
-
-def missing(requested: str, dotconfig: str) -> List[str]:
-	"""Requested lines that .config does not hold, as readable strings."""
-	return list(lost(requested, dotconfig).values())
 
 
 def defined(tree: Path) -> Set[str]:

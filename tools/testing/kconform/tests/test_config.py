@@ -14,12 +14,12 @@ class KconfigTest(unittest.TestCase):
 	def test_dropped_symbol_is_named(self) -> None:
 		want = 'CONFIG_KUNIT=y\nCONFIG_TCP_EHASH_KUNIT_TEST=y\n# CONFIG_SLOB is not set\n'
 		have = 'CONFIG_KUNIT=y\n# CONFIG_TCP_EHASH_KUNIT_TEST is not set\n'
-		self.assertEqual(kconfig.missing(want, have),
+		self.assertEqual(list(kconfig.lost(want, have).values()),
 				 ['CONFIG_TCP_EHASH_KUNIT_TEST=y (.config has '
 				  'CONFIG_TCP_EHASH_KUNIT_TEST=n)'])
 
 	def test_value_mismatch(self) -> None:
-		self.assertEqual(kconfig.missing('CONFIG_NR_CPUS=8\n', 'CONFIG_NR_CPUS=64\n'),
+		self.assertEqual(list(kconfig.lost('CONFIG_NR_CPUS=8\n', 'CONFIG_NR_CPUS=64\n').values()),
 				 ['CONFIG_NR_CPUS=8 (.config has CONFIG_NR_CPUS=64)'])
 
 	def test_later_fragment_wins(self) -> None:
