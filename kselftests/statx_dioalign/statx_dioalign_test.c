@@ -360,7 +360,7 @@ static int fs_up(struct __test_metadata *_metadata, const char *key,
 {
 	char cmd[PATH_MAX * 2], out[4096], mkfs[32];
 	struct loopdev l;
-	int err = 0;
+	int err = 0, ro;
 
 	snprintf(mnt, mnt_size, MNT_PREFIX "%s", key);
 	if (is_mounted(mnt))
@@ -379,6 +379,20 @@ static int fs_up(struct __test_metadata *_metadata, const char *key,
 		err = -1;
 		goto out;
 	}
+	/*
+	 * Hold the loop device read-only while mounting: since v6.8
+	 * (ed5cc702d311, "block: Add config option to not allow writing to
+	 * mounted devices") a kernel without BLK_DEV_WRITE_MOUNTED refuses
+	 * to mount a device open for writing, with EBUSY.
+	 */
+	ro = open(l.dev, O_RDONLY);
+	if (ro < 0) {
+		TH_LOG("%s: %s", l.dev, strerror(errno));
+		err = -1;
+		goto out;
+	}
+	close(l.fd);
+	l.fd = ro;
 	mkdir(mnt, 0755);
 	if (mount(l.dev, mnt, type, 0, opts)) {
 		TH_LOG("mount %s: %s", type, strerror(errno));

@@ -13,7 +13,8 @@ and the bugs each release carries.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from collections import Counter
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import fixes
 
@@ -78,6 +79,33 @@ def differences(runs: Mapping[str, Mapping[str, str]]) -> List[Tuple[str, List[s
 	return out
 
 
+def _fold_key(key: str, row: Sequence[str]) -> Optional[Tuple[str, Tuple[str, ...]]]:
+	"""kind:suite and the row to show, for a case whose only difference
+	is being not applicable somewhere; None for a real difference."""
+	if NA not in row or len({v for v in row if v != NA}) != 1:
+		return None
+	kind, suite, _ = key.split(':', 2)
+	return f'{kind}:{suite}', tuple(NA if v == NA else 'same' for v in row)
+
+
+def folded(rows: Sequence[Tuple[str, List[str]]]) -> List[Tuple[str, List[str]]]:
+	"""The table's rows, with the cases of a suite kind that differ only
+	by being not applicable somewhere (each case has one verdict wherever
+	it ran) folded into one row, `kind:suite:* (N cases)`: n/a where it
+	did not run, `same` where it did. Cases that differ where they ran
+	keep their own rows; matrix.json keeps every case."""
+	count = Counter(g for g in (_fold_key(k, r) for k, r in rows) if g)
+	out: List[Tuple[str, List[str]]] = []
+	for key, row in rows:
+		g = _fold_key(key, row)
+		if g is None:
+			out.append((key, row))
+		elif g in count:
+			n = count.pop(g)
+			out.append((f'{g[0]}:* ({n} case{"s" if n > 1 else ""})', list(g[1])))
+	return out
+
+
 def table(releases: Sequence[str], rows: Sequence[Tuple[str, List[str]]]) -> List[str]:
 	if not rows:
 		return ['every case has the same verdict in every release']
@@ -119,7 +147,7 @@ def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 		for e in res.get('errors', []):
 			lines.append('      error: ' + str(e).split('\n', 1)[0])
 	lines.append('== cases whose verdict differs between releases')
-	lines += ['   ' + l for l in table(releases, rows)]
+	lines += ['   ' + l for l in table(releases, folded(rows))]
 	lines.append('== the series\' bugs per release (fixes omitted: carries / fixed)')
 	lines += ['   ' + l for l in table(releases, fix_rows(releases, results))]
 	for r in releases:

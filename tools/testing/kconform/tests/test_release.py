@@ -210,6 +210,23 @@ class MatrixTest(unittest.TestCase):
 		self.assertIn('      not applicable: kunit u: patch 0001 does not apply (x)', lines)
 		self.assertEqual(doc['runs']['A']['wall_s'], 60.0)
 
+	def test_not_applicable_cases_fold_per_suite_kind(self) -> None:
+		rows = [('kunit:h:a', ['fail', 'fail', 'n/a']),
+			('kunit:h:b', ['pass', 'pass', 'n/a']),
+			('kunit:h:c', ['fail', 'pass', 'n/a']),
+			('kunit:h:d', ['n/a', 'pass', 'pass']),
+			('kselftest:k:x', ['pass', 'fail', 'skip'])]
+		self.assertEqual(matrix.folded(rows), [
+			('kunit:h:* (2 cases)', ['same', 'same', 'n/a']),
+			('kunit:h:c', ['fail', 'pass', 'n/a']),
+			('kunit:h:* (1 case)', ['n/a', 'same', 'same']),
+			('kselftest:k:x', ['pass', 'fail', 'skip'])])
+		a = _results({'kunit:t:x': 'pass', 'kunit:u:y': 'pass', 'kunit:u:z': 'fail'})
+		b = _results({'kunit:t:x': 'fail'}, na=['kunit:u'])
+		lines, doc = matrix.summary(['A', 'B'], {'A': a, 'B': b}, {})
+		self.assertEqual(len(doc['differences']), 3)
+		self.assertIn('   kunit:u:* (2 cases)  same     n/a    ', lines)
+
 	def test_only_kinds_every_release_ran(self) -> None:
 		a = _results({'kunit:t:x': 'pass', 'kselftest:k:p/f.t': 'fail'})
 		b = _results({'kunit:t:x': 'fail'})
