@@ -648,21 +648,26 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 			matrix.run_args(r)
 		except ValueError as e:
 			raise InputError(str(e)) from e
-	old = _read_results(out / 'matrix.json') if (out / 'matrix.json').exists() else {}
-	walls: Dict[str, float] = {r: float(v.get('wall_s', 0.0)) for r, v in
-				   old.get('runs', {}).items() if isinstance(v, dict)}
+	walls: Dict[str, float] = {}
 	results: Dict[str, Dict[str, Any]] = {}
 	for r in args.releases:
 		folder = out / matrix.folder_name(r)
+		# a release's wall time stays with its results, for --no-run
+		# and for matrices of other releases
+		wall_file = folder / 'matrix-wall.json'
 		if not args.no_run:
 			print(f'kconform: matrix: {r} ...', flush=True)
 			start = time.monotonic()
 			main(['run', *matrix.run_args(r), '--out', str(folder), *extra])
-			walls[r] = time.monotonic() - start
-			print(f'kconform: matrix: {r} done in {walls[r]:.0f} s', flush=True)
+			wall = round(time.monotonic() - start, 1)
+			folder.mkdir(parents=True, exist_ok=True)
+			wall_file.write_text(json.dumps({'wall_s': wall}) + '\n')
+			print(f'kconform: matrix: {r} done in {wall:.0f} s', flush=True)
 			if _stopped(folder / 'results.json'):
 				print('kconform: matrix: stopped by a signal', flush=True)
 				return 1
+		if wall_file.exists():
+			walls[r] = float(_read_results(wall_file).get('wall_s', 0.0))
 		results[r] = _read_results(folder / 'results.json')
 	table, doc = matrix.summary(args.releases, results, walls)
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')

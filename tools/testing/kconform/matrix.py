@@ -141,7 +141,7 @@ def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 		lines.append(f'   {r}: {k.get("version", "?")}, {t.get("pass", 0)} passed, '
 			     f'{sum(t.get(s, 0) for s in ("fail", "crash", "timeout"))} not passed, '
 			     f'{t.get("skip", 0)} skipped; build {res.get("stages", {}).get("build", 0):.0f} s, '
-			     f'wall {walls.get(r, 0):.0f} s')
+			     + (f'wall {walls[r]:.0f} s' if r in walls else 'wall not recorded'))
 		for na in res.get('not_applicable', []):
 			lines.append(f'      not applicable: {na["kind"]} {na["suite"]}: {na["reason"]}')
 		for e in res.get('errors', []):
@@ -159,7 +159,7 @@ def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 	       'runs': {r: {'kernel': results[r].get('kernel', {}),
 			    'totals': results[r].get('totals', {}),
 			    'stages': results[r].get('stages', {}),
-			    'wall_s': round(walls.get(r, 0.0), 1),
+			    'wall_s': round(walls[r], 1) if r in walls else None,
 			    'not_applicable': results[r].get('not_applicable', []),
 			    'errors': results[r].get('errors', []),
 			    'fixes': [{'patch': f['patch'], 'verdict': f['verdict']}

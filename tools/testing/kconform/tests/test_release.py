@@ -322,6 +322,25 @@ class SourceFixesTest(unittest.TestCase):
 		self.assertEqual(cli._fixes_mode(args), 'apply')
 		self.assertEqual(cli._fixes_mode(cli.parser().parse_args(['run'])), 'apply')
 
+	def test_matrix_keeps_each_release_wall_time_with_its_results(self) -> None:
+		import json
+		from kconform import cli
+		out = Path(tempfile.mkdtemp())
+		self.addCleanup(shutil.rmtree, out)
+		for r in ('6.1.190-1', '6.1.187-1'):
+			(out / r).mkdir()
+			(out / r / 'results.json').write_text(json.dumps(
+				_results({'kunit:t:x': 'pass'})))
+		(out / '6.1.190-1' / 'matrix-wall.json').write_text('{"wall_s": 2417.0}\n')
+		self.assertEqual(cli.main(['matrix', '6.1.190-1', '6.1.187-1', '--no-run',
+					   '--out', str(out)]), 0)
+		doc = json.loads((out / 'matrix.json').read_text())
+		self.assertEqual(doc['runs']['6.1.190-1']['wall_s'], 2417.0)
+		self.assertIsNone(doc['runs']['6.1.187-1']['wall_s'])
+		txt = (out / 'matrix.txt').read_text()
+		self.assertIn('build 0 s, wall 2417 s', txt)
+		self.assertIn('build 0 s, wall not recorded', txt)
+
 	def test_matrix_and_bisect_need_their_inputs(self) -> None:
 		from kconform import cli
 		self.assertEqual(cli.main(['matrix', 'yesterday', '--no-run', '--out',
