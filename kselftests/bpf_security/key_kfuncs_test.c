@@ -469,17 +469,23 @@ TEST(verifier_rejects_unreleased_key)
 TEST(verifier_rejects_user_key_lookup_not_sleepable)
 {
 	const struct bad_case c = { "not_sleepable",
-		{ -EINVAL, "kernel function bpf_lookup_user_key is sleepable but the program is not" },
-		{ -EACCES, "program must be sleepable to call sleepable kfunc bpf_lookup_user_key" },
+		{ -EINVAL,
+		  "kernel function bpf_lookup_user_key is sleepable but the program is not" },
+		{ -EACCES,
+		  "program must be sleepable to call sleepable kfunc bpf_lookup_user_key" },
 		"v6.2, 00b85860feb8 (\"bpf: Rewrite kfunc argument handling\")" };
 
 	expect_rejected(_metadata, &c);
 }
 
+/* 6.1's words for a bpf_key argument that is no valid reference */
+#define NOT_SCALAR \
+	"arg#0 pointer type STRUCT bpf_key must point to scalar, or struct with scalar"
+
 TEST(verifier_rejects_put_twice)
 {
 	const struct bad_case c = { "put_twice",
-		{ -EINVAL, "arg#0 pointer type STRUCT bpf_key must point to scalar, or struct with scalar" } };
+		{ -EINVAL, NOT_SCALAR } };
 
 	expect_rejected(_metadata, &c);
 }
@@ -487,7 +493,7 @@ TEST(verifier_rejects_put_twice)
 TEST(verifier_rejects_put_without_null_check)
 {
 	const struct bad_case c = { "no_null_check",
-		{ -EINVAL, "arg#0 pointer type STRUCT bpf_key must point to scalar, or struct with scalar" },
+		{ -EINVAL, NOT_SCALAR },
 		{ -EACCES, "Possibly NULL pointer passed to trusted arg0" },
 		"v6.4, 6c831c468412 (\"bpf: Treat KF_RELEASE kfuncs as KF_TRUSTED_ARGS\")" };
 

@@ -110,7 +110,8 @@ def table(releases: Sequence[str], rows: Sequence[Tuple[str, List[str]]]) -> Lis
 	if not rows:
 		return ['every case has the same verdict in every release']
 	width = max(len(k) for k, _ in rows)
-	cols = [max(len(r), 7) for r in releases]
+	cols = [max([len(r), 7] + [len(row[i]) for _, row in rows])
+		for i, r in enumerate(releases)]
 	out = [f'{"case":<{width}}  ' + '  '.join(f'{r:<{w}}' for r, w in zip(releases, cols))]
 	for key, row in rows:
 		out.append(f'{key:<{width}}  ' + '  '.join(f'{v:<{w}}' for v, w in zip(row, cols)))

@@ -245,6 +245,10 @@ class MatrixTest(unittest.TestCase):
 			('0103', ['carries the bug', 'fixed']), ('0403', ['fixed', '-']),
 			("0403 (Debian's libbpf)", ['carries the bug', '-'])])
 
+	def test_columns_fit_their_verdicts(self) -> None:
+		head, row = matrix.table(['6.1.192-3', 'B'], [('0103', ['carries the bug', 'fixed'])])
+		self.assertEqual(head.index('B'), row.index('fixed'))
+
 	def test_same_everywhere(self) -> None:
 		a = _results({'kunit:t:x': 'pass'})
 		lines, doc = matrix.summary(['A', 'B'], {'A': a, 'B': a}, {})
