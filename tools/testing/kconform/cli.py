@@ -8,572 +8,35 @@ run: pristine tree -> patches -> config fragments -> build -> QEMU boot
 from __future__ import annotations
 
 import argparse
-import contextlib
-import datetime
-import fnmatch
 import json
 import os
 import re
 import shlex
-import shutil
 import sys
 import time
-import traceback
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
+from typing import Any, Dict, List, Optional, Sequence
 
-from . import (archive, bench, bisect, console, deps, export, fixes, gate, guest,
-	       image, kcidb, kernels, kunitrun, listing, matrix, proc, report, suites, tree)
-from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
-
-REPO = Path(__file__).resolve().parents[3]
-ACCEL_ARGS = {'kvm': ['-accel', 'kvm', '-cpu', 'host'], 'tcg': ['-accel', 'tcg']}
-PROBE_TIMEOUT = 20.0
-
-
-def cache_dir() -> Path:
-	env = os.environ.get('KCONFORM_CACHE')
-	return Path(env) if env else Path.home() / '.cache' / 'kconform'
-
-
-def use_ccache() -> None:
-	"""Keep ccache's objects with the rest of the cache, unless set."""
-	os.environ.setdefault('CCACHE_DIR', str(cache_dir() / 'ccache'))
-	os.environ.setdefault('CCACHE_MAXSIZE', '8G')
-
-
-class Stages:
-	"""One status line per stage, with its elapsed time."""
-
-	def __init__(self) -> None:
-		self.times: Dict[str, float] = {}
-
-	@contextlib.contextmanager
-	def stage(self, name: str, what: str) -> Iterator[None]:
-		print(f'kconform: {name}: {what} ...', flush=True)
-		start = time.monotonic()
-		try:
-			yield
-		except BaseException:
-			dt = time.monotonic() - start
-			self.times[name] = self.times.get(name, 0.0) + dt
-			print(f'kconform: {name}: FAILED after {dt:.1f} s', flush=True)
-			raise
-		dt = time.monotonic() - start
-		self.times[name] = self.times.get(name, 0.0) + dt
-		print(f'kconform: {name}: done in {dt:.1f} s', flush=True)
-
-
-@dataclass
-class Inputs:
-	"""Every input of a run, read and checked before the first stage."""
-	out: Path
-	known: List[gate.KnownIssue]
-	baseline: Optional[Dict[gate.Key, str]]
-	extras: List[Path]
-	selection: suites.Selection
-	variant: guest.Variant
-
-
-def _out_dir(path: str) -> Path:
-	out = Path(path).resolve()
-	for p in [out, *out.parents]:
-		if p.exists():
-			if not p.is_dir():
-				raise InputError(f'--out {out}: {p} is not a folder')
-			break
-	try:
-		out.mkdir(parents=True, exist_ok=True)
-	except OSError as e:
-		raise InputError(f'--out {out}: {e.strerror}') from e
-	if not os.access(out, os.W_OK):
-		raise InputError(f'--out {out}: not writable')
-	return out
-
-
-def _patch_file(path: str) -> Path:
-	p = Path(path).resolve()
-	gate.read_text(p, '--patch')		# exists, a file, readable text
-	return p
-
-
-def check_inputs(args: argparse.Namespace,
-		 registry: Sequence[suites.SuiteSpec]) -> Inputs:
-	"""Read every input once, before anything is written; InputError names
-	the first bad one. The baseline is read here, so a run whose --out
-	holds it is still compared with the earlier run, not with itself."""
-	baseline = gate.load_baseline(Path(args.baseline)) if args.baseline else None
-	known = gate.load_known(Path(args.known_issues))
-	extras = [_patch_file(p) for p in getattr(args, 'patch', None) or []]
-	tree_arg = getattr(args, 'tree', None)
-	if tree_arg and not Path(tree_arg).is_dir():
-		raise InputError(f'--tree {tree_arg}: not a folder')
-	if getattr(args, 'source', None):
-		if tree_arg:
-			raise InputError('--source and --tree: one tree at a time')
-		tree.parse_release(args.source)
-	if getattr(args, 'prove_fixes', False) and not args.baseline:
-		raise InputError('--prove-fixes needs --baseline: the run with the fixes')
-	if getattr(args, 'prove_fixes', False) and args.fixes == 'apply':
-		raise InputError('--prove-fixes omits the fixes; --fixes apply contradicts it')
-	known_variants = guest.variants(REPO)
-	variant = known_variants.get(getattr(args, 'variant', 'default'))
-	if variant is None:
-		raise InputError(f'--variant {args.variant}: unknown; known: '
-				 f'{", ".join(known_variants)}')
-	if getattr(args, 'image', None):
-		# a package's kernel is booted as it is: nothing of ours goes in
-		if not args.image.endswith('.deb'):
-			image.parse_arg(args.image)
-		elif not Path(args.image).is_file():
-			raise InputError(f'--image {args.image}: no such file')
-		clash = [o for o, bad in (('--patch', bool(extras)),
-					  ('--fixes apply', args.fixes == 'apply'),
-					  ('--prove-fixes', getattr(args, 'prove_fixes', False)),
-					  ('--variant', variant.name != 'default')) if bad]
-		if clash:
-			raise InputError(f'--image boots a package\'s kernel as it is; '
-					 f'{", ".join(clash)} would change a kernel we build')
-	if 'bench' in (getattr(args, 'kind', None) or []) and not variant.benches:
-		raise InputError(f'--kind bench: variant {variant.name} runs no '
-				 'benchmarks (variants.toml benches = false)')
-	try:
-		guest.seed_arg()
-	except KconformError as e:
-		raise InputError(str(e)) from None
-	if getattr(args, 'retries', 0) < 0:
-		raise InputError(f'--retries {args.retries}: must be 0 or more')
-	if getattr(args, 'lanes', 1) < 1:
-		raise InputError(f'--lanes {args.lanes}: must be 1 or more')
-	selection = suites.selection(registry, args.suite or [], args.kind or [],
-				     getattr(args, 'case', None) or [])
-	return Inputs(_out_dir(args.out), known, baseline, extras, selection, variant)
-
-
-def _source(args: argparse.Namespace, out: Path, extras: List[Path],
-	    st: Stages) -> tree.Source:
-	with st.stage('extract', 'pristine kernel tree'):
-		if args.tree:
-			src = tree.user_source(cache_dir(), Path(args.tree))
-		elif getattr(args, 'source', None):
-			package, wanted = tree.parse_release(args.source)
-			version = archive.resolve(package, wanted, out / 'apt-policy.log')
-			src = tree.release_source(cache_dir(), package, version, out)
-		else:
-			src = tree.debian_source(cache_dir(), out)
-	src.extras = extras
-	return src
-
-
-def _failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
-	    msg: str) -> List[Suite]:
-	"""A failing suite for each (spec, kind) that exists and was asked for."""
-	out = []
-	for spec in specs:
-		names = {'kunit': list(spec.kunit),
-			 'kselftest': [spec.kselftest] if spec.kselftest else [],
-			 'bench': [spec.name] if spec.bench else []}
-		for kind in kinds:
-			for name in names.get(kind, []):
-				s = Suite(name, kind)
-				s.fail_all(Status.FAIL, msg)
-				out.append(s)
-	return out
-
-
-def _not_applicable(spec: suites.SuiteSpec, kinds: Sequence[str],
-		    why: str) -> List[Suite]:
-	"""A suite that cannot run on this tree: skipped, with the reason."""
-	out = []
-	names = {'kunit': list(spec.kunit),
-		 'kselftest': [spec.kselftest] if spec.kselftest else []}
-	for kind in kinds:
-		for name in names.get(kind, []):
-			s = Suite(name, kind)
-			s.fail_all(Status.SKIP, NOT_APPLICABLE + why)
-			out.append(s)
-	return out
-
-
-def _probe_key(job: guest.GuestJob) -> str:
-	"""What a probe's verdict depends on: host boot, QEMU, guest image."""
-	boot = Path('/proc/sys/kernel/random/boot_id')
-	try:
-		qemu = proc.run(['qemu-system-x86_64', '--version'],
-				job.out / 'qemu-version.log', 30).lines[:1]
-	except KconformError:
-		qemu = []
-	return '\n'.join([boot.read_text().strip() if boot.exists() else '?',
-			  ''.join(qemu).strip(), tree.sha256(job.image)])
-
-
-def _probe(job: guest.GuestJob, wanted: str, st: Stages) -> str:
-	"""auto: KVM if /dev/kvm works and a probe boot reaches userspace.
-	The verdict is cached per host boot, QEMU version and guest image;
-	--accel kvm|tcg bypasses it."""
-	if wanted != 'auto':
-		return wanted
-	if not os.access('/dev/kvm', os.R_OK | os.W_OK):
-		print('kconform: accel: /dev/kvm is not usable, using TCG', flush=True)
-		return 'tcg'
-	key = _probe_key(job)
-	cached = cache_dir() / 'accel-probe'
-	if cached.exists() and cached.read_text().startswith(key + '\n'):
-		accel = cached.read_text().split('\n')[-1]
-		print(f'kconform: accel: {accel} (probe cached for this host boot, '
-		      'QEMU and image; --accel bypasses)', flush=True)
-		return accel
-	with st.stage('probe', f'KVM boot probe ({PROBE_TIMEOUT:.0f} s at most)'):
-		ok = guest.probe(job, ACCEL_ARGS['kvm'], PROBE_TIMEOUT)
-	print(f'kconform: accel: {"KVM reached userspace" if ok else "KVM did not reach userspace, using TCG"}',
-	      flush=True)
-	accel = 'kvm' if ok else 'tcg'
-	cached.write_text(f'{key}\n{accel}')
-	return accel
-
-
-def _describe(e: BaseException) -> str:
-	if isinstance(e, KconformError):
-		return str(e)
-	if isinstance(e, KeyboardInterrupt):
-		return 'interrupted (SIGINT): results so far are kept'
-	tb = ''.join(traceback.format_exception(e)[-6:])
-	return f'{type(e).__name__}: {e} (the run stopped here; results so far are kept)\n{tb}'
+from . import bisect, deps, export, listing, matrix, pipeline, proc, report, suites, tree
+from .inputs import REPO, check, out_dir, patch_file
+from .model import InputError, KconformError
+from .stages import Stages
 
 
 def cmd_run(args: argparse.Namespace) -> int:
 	registry = suites.load(REPO)
-	inputs = check_inputs(args, registry)
+	inputs = check(args, registry)
 	if args.list:
 		for line in listing.lines(REPO, inputs.selection):
 			print(line)
 		return 0
-	st = Stages()
-	deps.ensure(deps.RUN_PACKAGES)
-	use_ccache()
-	rep = report.RunReport(kernel={'source': args.tree or args.source or
-				       'linux-source-6.1',
-				       'version': '?', 'series_sha256': '',
-				       'extra_patches': [
-					       {'name': p.name, 'sha256': tree.sha256(p)}
-					       for p in inputs.extras],
-				       'fixes': _fixes_mode(args)},
-			       accel='tcg')
-	results: List[Suite] = []
-	try:
-		_run(args, inputs, registry, rep, results, st)
-	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
-		rep.errors.append(_describe(e))
-		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
-	for png in bench.write_plots(results, inputs.out):
-		print(f'kconform: plot {png}', flush=True)
-	return _finish(rep, results, st, inputs, args)
-
-
-def _fixes_mode(args: argparse.Namespace) -> str:
-	"""apply or omit the series' fixes: a user's tree is tested as it is."""
-	if getattr(args, 'fixes', None):
-		return str(args.fixes)
-	if getattr(args, 'prove_fixes', False) or getattr(args, 'tree', None) \
-			or getattr(args, 'source', None) or getattr(args, 'image', None):
-		return 'omit'
-	return 'apply'
-
-
-def _run(args: argparse.Namespace, inputs: Inputs,
-	 registry: Sequence[suites.SuiteSpec], rep: report.RunReport,
-	 results: List[Suite], st: Stages) -> None:
-	"""The stages; appends to results as they come, so none are lost."""
-	sel = inputs.selection
-	specs = sel.specs
-	kinds = sel.kinds
-	kern = kernels.choose(args.image, inputs.variant, cache_dir(), inputs.out, st)
-	src = _source(args, inputs.out, inputs.extras, st)
-	rep.kernel['source'] = src.name
-	layout = tree.Layout(REPO)
-	fix_list = fixes.load(layout.patches, layout.series())
-	if not kern.tree_fixes(rep.kernel['fixes']):
-		src.omit = tuple(f.patch for f in fix_list)
-	try:
-		with st.stage('patch', f'series + overlays onto {src.name}'):
-			digest, changed = tree.derive(layout, src, inputs.out)
-			print(f'kconform: patch: {"re-derived" if changed else "unchanged"}'
-			      f' (series {digest[:12]})', flush=True)
-	except KconformError as e:
-		rep.errors.append(str(e))
-		print(f'kconform: error: {e}', file=sys.stderr)
-		results += _failed(specs, kinds, str(e))
-		return
-	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
-	kern.describe(rep.kernel)
-
-	if src.dropped:
-		rep.kernel['dropped_patches'] = dict(src.dropped)
-	variant = inputs.variant
-	build_root = src.work / 'build'
-	_migrate(build_root)
-	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
-			      inputs.out, args.jobs,
-			      int(args.guest_timeout * variant.timeout_factor),
-			      variant, lanes=args.lanes)
-	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
-				 int(args.kunit_timeout * variant.timeout_factor),
-				 tuple(variant.cmdline.split()))
-	kern.prepare(REPO, gjob, kjob, layout.patches, layout.series())
-	# A kind of a suite that cannot run on the tree (its kernel code
-	# missing, a hook patch it needs dropped) is reported and taken off
-	# the suite; what is left is configured, built and run.
-	why = {s.name: suites.not_applicable(
-		s, tree.missing_code(src.tree, list(s.requires)), src.dropped)
-		for s in registry}
-	# ... or the kernel config a kind of a suite asks for cannot be set
-	# in this tree (6.12: Rust needs a newer rustc than Debian 12's)
-	try:
-		lacks = kern.config_lacks(gjob, [left for left in (
-			suites.without(s, why[s.name]) for s in registry)
-			if left.kunit or left.kselftest])
-	except KconformError:
-		lacks = {}	# every suite's symbol: the build stage reports it
-	for name, kinds_lacking in lacks.items():
-		why[name].update(kinds_lacking)
-	present = []
-	for spec in specs:
-		for kind, reason in why[spec.name].items():
-			print(f'kconform: {spec.name} ({kind}): not applicable to '
-			      f'{src.name}: {reason}', flush=True)
-			results += _not_applicable(spec, [k for k in kinds if k == kind], reason)
-		left = suites.without(spec, why[spec.name])
-		if left.kunit or left.kselftest:
-			present.append(left)
-	runnable = [left for left in (suites.without(s, why[s.name]) for s in registry)
-		    if left.kunit or left.kselftest]
-	# What the kernel cannot run (a package's: its config-*), by name.
-	available = list(runnable)
-	nas, params = kern.plan(REPO, available, suites.KINDS)
-	# a target that cannot run is not built, whatever the selection
-	available = [s for s in available
-		     if not (s.kselftest and image.whole(nas, 'kselftest', s.kselftest))]
-	ku_specs = [s for s in present if s.kunit and not all(
-		image.whole(nas, 'kunit', n) for n in s.kunit)] if 'kunit' in kinds else []
-	gs_specs = [s for s in present if s in available and s.kselftest] \
-		if 'kselftest' in kinds else []
-	bn_specs = [s for s in present if s in available and s.bench] \
-		if 'bench' in kinds else []
-	wanted = {(k, n) for s in specs for k, names in
-		  (('kunit', s.kunit), ('kselftest', (s.kselftest,))) for n in names
-		  if k in kinds}
-	nas = [n for n in nas if (n.kind, n.suite) in wanted]
-	for n in nas:
-		print(f'kconform: {n.kind}:{n.suite}:{n.glob}: {n.reason}', flush=True)
-	gjob.cmdline = ' '.join(params)
-	built = False
-	key: Optional[str] = None
-	if ku_specs or gs_specs or bn_specs:
-		try:
-			key = kern.obtain(gjob, runnable,
-					  src.state(tree.series_digest(layout, src,
-								       selftests=False)), st)
-			built = True
-		except KconformError as e:
-			rep.errors.append(str(e))
-			results += _failed(ku_specs + gs_specs + bn_specs, kinds, str(e))
-	# The KUnit verdict does not wait for the kselftests' user space
-	# when the accelerator is known without a probe boot.
-	accel = args.accel
-	if accel == 'auto' and not os.access('/dev/kvm', os.R_OK | os.W_OK):
-		accel = _probe(gjob, accel, st)
-	ku_done = False
-	if built and ku_specs and accel != 'auto':
-		results += _kunit_stage(kjob, ku_specs, sel, accel, st)
-		ku_done = True
-	gs_ok = False
-	run_list: Optional[List[str]] = None
-	if built and (gs_specs or bn_specs):
-		try:
-			with st.stage('userspace', 'kselftest install + initramfs'):
-				# Every present target, whatever --suite says; the
-				# selection is made at boot (kconform.run=), so the
-				# initramfs does not change with it.
-				every = [s for s in available if s.kselftest]
-				if not guest.userspace(gjob, every, guest.userspace_key(
-						gjob, key, digest, every)):
-					print('kconform: userspace: unchanged', flush=True)
-				run_list = sel.kselftest_programs(
-					guest.installed_programs(gjob.installed))
-				if run_list is None and not sel.whole:
-					run_list = guest.targets(gs_specs)
-			gs_ok = True
-		except KconformError as e:
-			rep.errors.append(str(e))
-			results += _failed(gs_specs + bn_specs, [k for k in kinds
-							      if k != 'kunit'], str(e))
-	if accel == 'auto':
-		accel = _probe(gjob, accel, st) if gs_ok else 'tcg'
-	rep.accel = accel
-	if built and ku_specs and not ku_done:
-		results += _kunit_stage(kjob, ku_specs, sel, accel, st)
-	if gs_ok and gs_specs and run_list != []:
-		with st.stage('run-kselftest', f'boot the guest ({accel})'):
-			results += sel.only(guest.boot(gjob, gs_specs, ACCEL_ARGS[accel],
-						       run_list=run_list))
-	if gs_ok and bn_specs:
-		with st.stage('run-bench', f'boot the guest for the benchmarks ({accel})'):
-			results += guest.boot_bench(gjob, bn_specs, ACCEL_ARGS[accel])
-	# not-applicable cases that ran anyway (in a program with others)
-	# are skipped with the reason before any rerun is considered
-	results[:] = sel.only(image.mark(results, nas, image.listed(REPO, nas)))
-	today = datetime.date.today()
-	for attempt in range(1, args.retries + 1):
-		redo = gate.to_rerun(results, inputs.known, rep.kernel['version'],
-				     accel, today, fixes.findings(
-					     fix_list, results, rep.kernel['fixes'] == 'apply'))
-		if not redo:
-			break
-		names = ', '.join(f'{k}:{n}' for k, n in sorted(redo))
-		again: List[Suite] = []
-		with st.stage('rerun', f'attempt {attempt + 1} of {names}'):
-			ku = [s for s in ku_specs if any(('kunit', n) in redo for n in s.kunit)]
-			if built and ku:
-				again += _kunit(kjob, ku, sel, ACCEL_ARGS[accel],
-						f'-rerun{attempt}',
-						only={n for k, n in redo if k == 'kunit'})
-			gs = {s.kselftest for s in gs_specs
-			      if s.kselftest and ('kselftest', s.kselftest) in redo}
-			if gs_ok and gs:
-				rl = sorted(gs) if run_list is None else \
-					[t for t in run_list if t.split(':')[0] in gs]
-				again += sel.only(guest.boot(
-					gjob, [s for s in gs_specs if s.kselftest in gs],
-					ACCEL_ARGS[accel], run_list=rl,
-					log_name=f'guest-console-rerun{attempt}.log'))
-		results[:] = image.mark(gate.merge_rerun(
-			results, [s for s in again if (s.kind, s.name) in redo]),
-			nas, image.listed(REPO, nas))
-	if built:
-		kern.collect(REPO, inputs.out, gjob, src.tree, Path(args.seeds),
-			     layout.patches, layout.series(), rep, st)
-
-
-def _migrate(build_root: Path) -> None:
-	"""Caches of before one build per variant: the KUnit kernel's folder
-	goes, the guest kernel's becomes the default variant's."""
-	old = build_root / 'kunit'
-	if old.is_dir():
-		shutil.rmtree(old, ignore_errors=True)
-	(build_root / 'kconform.kunitconfig').unlink(missing_ok=True)
-	if (build_root / 'guest').is_dir() and not (build_root / 'default').exists():
-		(build_root / 'guest').rename(build_root / 'default')
-
-
-def _kunit_stage(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
-		 sel: suites.Selection, accel: str, st: Stages) -> List[Suite]:
-	"""Boot the KUnit kernel and say its verdict at once."""
-	with st.stage('run-kunit', f'boot the KUnit kernel ({accel})'):
-		got = _kunit(job, specs, sel, ACCEL_ARGS[accel], '')
-	counts = {st_: sum(1 for s in got for c in s.cases if c.status == st_)
-		  for st_ in Status}
-	print(f'kconform: kunit: {counts[Status.PASS]} passed, '
-	      f'{sum(counts[b] for b in (Status.FAIL, Status.CRASH, Status.TIMEOUT))} '
-	      f'not passed, {counts[Status.SKIP]} skipped (before known issues)',
-	      flush=True)
-	return got
-
-
-def _kunit(job: kunitrun.KunitJob, specs: Sequence[suites.SuiteSpec],
-	   sel: suites.Selection, accel: Sequence[str], tag: str,
-	   only: Optional[Set[str]] = None) -> List[Suite]:
-	"""One boot per --case glob (kunit.filter_glob takes one), or one."""
-	out: List[Suite] = []
-	names = [n for s in specs for n in s.kunit if only is None or n in only]
-	globs = sel.kunit_globs(names, everything=only is None and sel.whole)
-	for n, glob in enumerate(globs):
-		# '' boots every suite: each one selected must then appear.
-		expected = [s for s in names
-			    if not glob or fnmatch.fnmatchcase(s, glob.split('.')[0])]
-		got = kunitrun.execute(job, expected, accel, filter_glob=glob,
-				       tag=f'{tag}-{n}' if len(globs) > 1 else tag)
-		for s in got:
-			have = next((o for o in out if o.name == s.name), None)
-			if have is None:
-				out.append(s)
-			else:
-				have.cases += [c for c in s.cases
-					       if c.name not in {x.name for x in have.cases}]
-				have.settle()
-	return sel.only(out)
-
-
-def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
-	    inputs: Inputs, args: argparse.Namespace) -> int:
-	rep.suites = results
-	rep.stages = st.times
-	baseline = inputs.baseline
-	if baseline is not None:
-		baseline = {k: v for k, v in baseline.items() if inputs.selection.wants(*k)}
-	layout = tree.Layout(REPO)
-	try:
-		fix_list = fixes.load(layout.patches, layout.series())
-	except KconformError as e:	# results are written whatever it says
-		rep.errors.append(str(e))
-		fix_list = []
-	applied = rep.kernel.get('fixes', 'apply') == 'apply'
-	rep.fixes = fixes.verdicts(fix_list, results, applied, 'package' in rep.kernel)
-	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
-			      rep.kernel.get('version', '?'), rep.accel,
-			      getattr(args, 'fail_on_flaky', False),
-			      fixes.findings(fix_list, results, applied))
-	if getattr(args, 'prove_fixes', False):
-		verdict.problems += fixes.proof(rep.fixes, verdict.new_failures +
-						verdict.new_passes + verdict.appeared +
-						verdict.vanished)
-	rep.gate = verdict.to_json()
-	out = inputs.out
-	report.write_json(rep, out / 'results.json')
-	report.write_junit(rep, out / 'junit.xml')
-	if getattr(args, 'kcidb', None):
-		kcidb.write(rep, Path(args.kcidb))
-	table = report.summary(rep, verdict.marks) + \
-		fixes.lines(rep.fixes, rep.kernel['source'] if 'package' in rep.kernel
-			    else '') + \
-		rep.coverage_lines
-	for line in table:
-		print(line)
-	print(f'kconform: results in {out} (results.json, junit.xml, logs)')
-	lines = verdict.lines()
-	(out / 'summary.txt').write_text('\n'.join(table + lines) + '\n')
-	for line in lines:
-		print(line)
-	return 0 if verdict.ok and not rep.errors else 1
+	return pipeline.run(inputs, registry)[0]
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
 	"""A console log saved elsewhere, through the same parser and gate."""
-	registry = suites.load(REPO)
-	inputs = check_inputs(args, registry)
-	text = gate.read_text(Path(args.log), 'LOG')
-	raw = text.splitlines()
-	expected = inputs.selection.expected(args.kind[0]) if args.suite else []
-	rep = report.RunReport(kernel={'source': f'console log {args.log}',
-				       'version': console.kernel_version(raw),
-				       'series_sha256': '',
-				       'fixes': args.fixes or 'apply'}, accel=args.accel)
-	results: List[Suite] = []
-	st = Stages()
-	try:
-		with st.stage('parse', f'{args.kind[0]} console {args.log}'):
-			if args.kind[0] == 'kunit':
-				results += console.suites_from_console(
-					raw, 'kunit', expected, False, '<kunit boot>')
-			else:
-				rest, sections = bench.split(raw)
-				results += console.suites_from_console(
-					rest, 'kselftest', expected, False, '<guest boot>')
-				results += bench.suites(sections, [], False)
-			results[:] = inputs.selection.only(results)
-	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
-		rep.errors.append(_describe(e))
-	return _finish(rep, results, st, inputs, args)
+	inputs = check(args, suites.load(REPO))
+	return pipeline.parse(inputs, args.kind[0])[0]
 
 
 def cmd_series(args: argparse.Namespace) -> int:
@@ -583,7 +46,8 @@ def cmd_series(args: argparse.Namespace) -> int:
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
 	layout = tree.Layout(REPO)
-	src = _source(args, out, [_patch_file(p) for p in args.patch or []], st)
+	src = pipeline.source(args.tree, args.source, out,
+			      [patch_file(p) for p in args.patch or []], st)
 	with st.stage('patch', 'apply the series'):
 		digest, _ = tree.derive(layout, src, out)
 	print(f'series applies: {len(layout.series())} patches, sha256 {digest[:12]}')
@@ -617,10 +81,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 	"""Export the series as a git am-able set with a cover letter."""
 	out = Path(args.out).resolve()
 	st = Stages()
-	src = _source(args, out, [_patch_file(p) for p in args.patch or []], st)
+	src = pipeline.source(args.tree, args.source, out,
+			      [patch_file(p) for p in args.patch or []], st)
 	with st.stage('export', 'throwaway git repository of the pristine tree'):
-		files = export.export(tree.Layout(REPO), src, cache_dir() / 'export-git',
-				      out, cache_dir() / 'export-logs')
+		files = export.export(tree.Layout(REPO), src, pipeline.cache_dir() / 'export-git',
+				      out, pipeline.cache_dir() / 'export-logs')
 	print(f'exported {len(files)} files to {out}')
 	return 0
 
@@ -633,15 +98,28 @@ def _read_results(path: Path) -> Dict[str, Any]:
 	return data if isinstance(data, dict) else {'errors': [f'{path}: not an object']}
 
 
-def _stopped(path: Path) -> bool:
+def _stopped(results: Dict[str, Any]) -> bool:
 	"""Did a signal end that run (a matrix or bisect stops then too)?"""
 	return any(str(e).startswith(('terminated by', 'interrupted'))
-		   for e in _read_results(path).get('errors', []))
+		   for e in results.get('errors', []))
+
+
+def run_report(argv: Sequence[str], out: Path) -> Dict[str, Any]:
+	"""One run of `kconform run ARGV` (as results.json has it); a run
+	that refuses its arguments leaves what its --out holds."""
+	try:
+		args = parser().parse_args(['run', *argv])
+		registry = suites.load(REPO)
+		_, rep = pipeline.run(check(args, registry), registry)
+	except KconformError as e:
+		print(f'kconform: error: {e}'.split('\n', 1)[0], file=sys.stderr)
+		return _read_results(out / 'results.json')
+	return report.as_json(rep)
 
 
 def cmd_matrix(args: argparse.Namespace) -> int:
 	"""One run per release, then the table of what differs."""
-	out = _out_dir(args.out)
+	out = out_dir(args.out)
 	extra = shlex.split(args.run_args)
 	for r in args.releases:
 		try:
@@ -658,17 +136,19 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 		if not args.no_run:
 			print(f'kconform: matrix: {r} ...', flush=True)
 			start = time.monotonic()
-			main(['run', *matrix.run_args(r), '--out', str(folder), *extra])
+			results[r] = run_report([*matrix.run_args(r), '--out', str(folder),
+						 *extra], folder)
 			wall = round(time.monotonic() - start, 1)
 			folder.mkdir(parents=True, exist_ok=True)
 			wall_file.write_text(json.dumps({'wall_s': wall}) + '\n')
 			print(f'kconform: matrix: {r} done in {wall:.0f} s', flush=True)
-			if _stopped(folder / 'results.json'):
+			if _stopped(results[r]):
 				print('kconform: matrix: stopped by a signal', flush=True)
 				return 1
+		else:
+			results[r] = _read_results(folder / 'results.json')
 		if wall_file.exists():
 			walls[r] = float(_read_results(wall_file).get('wall_s', 0.0))
-		results[r] = _read_results(folder / 'results.json')
 	table, doc = matrix.summary(args.releases, results, walls)
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
 	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')
@@ -685,10 +165,10 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 			       args.case or [])
 	if not args.case and not args.suite:
 		raise InputError('bisect needs --case GLOB or --suite NAME')
-	patches = [_patch_file(p) for p in args.patch or []]
+	patches = [patch_file(p) for p in args.patch or []]
 	if not patches:
 		raise InputError('bisect needs the stack: --patch A --patch B ...')
-	out = _out_dir(args.out)
+	out = out_dir(args.out)
 	extra = shlex.split(args.run_args)
 	picked = [a for name in args.suite or [] for a in ('--suite', name)] + \
 		[a for kind in args.kind or [] for a in ('--kind', kind)] + \
@@ -700,12 +180,12 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 			folder = out / f'step-{k:02d}' / f'try-{i + 1}'
 			print(f'kconform: bisect: step {k} (patches 1..{k}), attempt {i + 1}',
 			      flush=True)
-			main(['run', *[a for p in patches[:k] for a in ('--patch', str(p))],
-			      '--retries', '0', '--out', str(folder), *picked, *extra])
-			if _stopped(folder / 'results.json'):
+			got = run_report([*[a for p in patches[:k] for a in ('--patch', str(p))],
+					  '--retries', '0', '--out', str(folder), *picked, *extra],
+					 folder)
+			if _stopped(got):
 				raise KconformError('bisect stopped by a signal')
-			v = bisect.attempt_verdict(_read_results(folder / 'results.json'),
-						   sel.wants)
+			v = bisect.attempt_verdict(got, sel.wants)
 			print(f'kconform: bisect: step {k} attempt {i + 1}: {v} '
 			      f'({time.monotonic() - start:.0f} s so far)', flush=True)
 			return v

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The kernel a run boots, as a description (STYLE 5.14).
+"""The kernel a run boots, as a description.
 
 Either a variant we build (tools/testing/guest/variants.toml: default,
 debug, coverage) or a package's own kernel (--image: booted as it is,
@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import coverage, guest, image, kunitrun
+from .report import RunReport
+from .stages import StageLog
 from .suites import SuiteSpec
-
-# The stage context manager of cli.py: st.stage(name, what).
-Stages = Any
 
 
 @dataclass
@@ -63,7 +62,7 @@ class Built:
 		return guest.config_lacks(gjob, present)
 
 	def obtain(self, gjob: guest.GuestJob, present: Sequence[SuiteSpec],
-		   state: Optional[str], st: Stages) -> Optional[str]:
+		   state: Optional[str], st: StageLog) -> Optional[str]:
 		"""Configure and build; what the user space depends on."""
 		with st.stage('configure', f'{self.name} kernel config'):
 			# Every present suite, whatever --suite says: one kernel
@@ -78,7 +77,7 @@ class Built:
 
 	def collect(self, repo: Path, out: Path, gjob: guest.GuestJob, tree: Path,
 		    seeds: Path, patches: Path, series: Sequence[str],
-		    report: Any, st: Stages) -> None:
+		    report: RunReport, st: StageLog) -> None:
 		"""After the boots: the coverage variant's report."""
 		if not self.variant.coverage:
 			return
@@ -139,14 +138,14 @@ class Package:
 		return {}	# the package's config-*: plan() says what it lacks
 
 	def obtain(self, gjob: guest.GuestJob, present: Sequence[SuiteSpec],
-		   state: Optional[str], st: Stages) -> Optional[str]:
+		   state: Optional[str], st: StageLog) -> Optional[str]:
 		with st.stage('kernel', f'{self.name}, not built: the tree\'s uapi '
 			      'headers, the package\'s vmlinux (BTF)'):
 			return guest.package_kernel(gjob, state)
 
 	def collect(self, repo: Path, out: Path, gjob: guest.GuestJob, tree: Path,
 		    seeds: Path, patches: Path, series: Sequence[str],
-		    report: Any, st: Stages) -> None:
+		    report: RunReport, st: StageLog) -> None:
 		return None
 
 
@@ -154,7 +153,7 @@ Kernel = Built | Package
 
 
 def choose(image_arg: Optional[str], variant: guest.Variant, cache: Path,
-	   out: Path, st: Stages) -> Kernel:
+	   out: Path, st: StageLog) -> Kernel:
 	"""--image's package (fetched and unpacked once), else the variant."""
 	if not image_arg:
 		return Built(variant)

@@ -96,8 +96,14 @@ def _case(c: Case) -> Dict[str, Any]:
 	return out
 
 
+def as_json(report: RunReport) -> Dict[str, Any]:
+	"""The report as results.json holds it."""
+	data: Dict[str, Any] = _printable(report.to_json())
+	return data
+
+
 def write_json(report: RunReport, path: Path) -> None:
-	path.write_text(json.dumps(_printable(report.to_json()), indent=1,
+	path.write_text(json.dumps(as_json(report), indent=1,
 				   allow_nan=False) + '\n')
 
 

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Set, Tuple
 
 from unittest import mock
 
-from kconform import cli, deps, kcidb, kunitrun, report, suites
+from kconform import cli, deps, inputs, kcidb, kunitrun, pipeline, report, suites
 from kconform.model import Case, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
@@ -139,12 +139,11 @@ class LaterStageFailureTest(unittest.TestCase):
 	def test_results_survive_an_exception_in_a_stage(self) -> None:
 		out = Path(tempfile.mkdtemp())
 
-		def broken(args: Any, inputs: Any, registry: Any, rep: Any,
-			   results: List[Suite], st: Any) -> None:
-			results.append(Suite('tcp_ehash', 'kunit', [Case('a', Status.PASS)]))
+		def broken(r: pipeline.Run) -> None:
+			r.results.append(Suite('tcp_ehash', 'kunit', [Case('a', Status.PASS)]))
 			raise RecursionError('maximum recursion depth exceeded')
 
-		with mock.patch.object(cli, '_run', broken), \
+		with mock.patch.object(pipeline, 'stages', broken), \
 				mock.patch.object(deps, 'ensure', lambda packages: None):
 			rc, _, err = main('run', '--out', str(out), *NO_KNOWN)
 		self.assertEqual(rc, 1)
@@ -165,10 +164,10 @@ class ExtraPatchTest(unittest.TestCase):
 		patch = out / 'candidate.patch'
 		patch.write_text('--- a/x\n+++ b/x\n')
 
-		def nothing(*args: Any) -> None:
+		def nothing(r: pipeline.Run) -> None:
 			pass
 
-		with mock.patch.object(cli, '_run', nothing), \
+		with mock.patch.object(pipeline, 'stages', nothing), \
 				mock.patch.object(deps, 'ensure', lambda packages: None):
 			main('run', '--out', str(out), *NO_KNOWN, '--patch', str(patch))
 		kernel = json.loads((out / 'results.json').read_text())['kernel']
@@ -182,7 +181,7 @@ class KunitBootTest(unittest.TestCase):
 	def test_every_selected_suite_is_expected(self) -> None:
 		# An unfiltered boot expected no suite at all, so a KUnit suite
 		# missing from the console went unreported.
-		registry = suites.load(cli.REPO)
+		registry = suites.load(inputs.REPO)
 		calls: List[Tuple[str, List[str]]] = []
 
 		def execute(job: Any, expected: List[str], accel: Any,
@@ -194,7 +193,7 @@ class KunitBootTest(unittest.TestCase):
 		with mock.patch.object(kunitrun, 'execute', execute):
 			for names in selections:
 				sel = suites.selection(registry, names, ['kunit'], [])
-				cli._kunit(mock.Mock(), sel.specs, sel, [], '')
+				pipeline.kunit_boot(mock.Mock(), sel.specs, sel, [], '')
 		every = [n for s in registry for n in s.kunit]
 		self.assertEqual(calls, [('', every), ('tcp_ehash', ['tcp_ehash']),
 					 ('thermal_of', ['thermal_of'])])
@@ -204,11 +203,11 @@ class FailedSuitesTest(unittest.TestCase):
 
 	def test_patch_failure_names_only_real_suites_of_the_kinds_asked(self) -> None:
 		# Item 10: suites without a kselftest target became suites named ''.
-		registry = suites.load(cli.REPO)
-		both = cli._failed(registry, ['kunit', 'kselftest'], 'patch 0001 does not apply')
+		registry = suites.load(inputs.REPO)
+		both = pipeline.failed(registry, ['kunit', 'kselftest'], 'patch 0001 does not apply')
 		self.assertNotIn('', [s.name for s in both])
 		self.assertIn(('kselftest', 'statx_dioalign'), [(s.kind, s.name) for s in both])
-		only = cli._failed(registry, ['kunit'], 'x')
+		only = pipeline.failed(registry, ['kunit'], 'x')
 		self.assertEqual({s.kind for s in only}, {'kunit'})
 
 
@@ -252,7 +251,7 @@ class ListTest(unittest.TestCase):
 		self.assertTrue(all('bdev.lbs_4096.' in l for l in lines))
 
 	def test_selection(self) -> None:
-		registry = suites.load(cli.REPO)
+		registry = suites.load(inputs.REPO)
 		sel = suites.selection(registry, [], [],
 				       ['tcp_ehash.*roundup*', 'statx_dioalign.statx_dioalign_test/fs.*'])
 		self.assertEqual(sel.kunit_globs(['tcp_ehash', 'thermal_of'], False),

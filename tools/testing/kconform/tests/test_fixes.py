@@ -5,10 +5,10 @@ import datetime
 import unittest
 from typing import List
 
-from kconform import cli, fixes, gate, listing, suites, tree
+from kconform import fixes, gate, inputs, listing, suites, tree
 from kconform.model import Case, Status, Suite
 
-LAYOUT = tree.Layout(cli.REPO)
+LAYOUT = tree.Layout(inputs.REPO)
 TODAY = datetime.date(2026, 12, 4)
 
 
@@ -29,9 +29,9 @@ EMPTY = 'thermal_of_test_empty_trips_refcount'
 class FixesTest(unittest.TestCase):
 
 	def test_every_guard_names_a_case_the_suite_has(self) -> None:
-		sel = suites.selection(suites.load(cli.REPO), [], [], [])
+		sel = suites.selection(suites.load(inputs.REPO), [], [], [])
 		listed = [(k, s, c) for k, s, c in (l.split(':', 2) for l in
-							  listing.lines(cli.REPO, sel))]
+							  listing.lines(inputs.REPO, sel))]
 		for fix in fix_list():
 			for glob in fix.guards:
 				with self.subTest(fix.patch, guard=glob):
@@ -99,7 +99,7 @@ class FixesTest(unittest.TestCase):
 			      'kunit:thermal_of:other (pass -> fail)', problems)
 
 	def test_omitting_fixes_changes_the_tree_digest(self) -> None:
-		src = tree.Source('linux-source-6.1', cli.REPO, cli.REPO)
+		src = tree.Source('linux-source-6.1', inputs.REPO, inputs.REPO)
 		with_fixes = tree.series_digest(LAYOUT, src)
 		src.omit = tuple(f.patch for f in fix_list())
 		self.assertNotEqual(tree.series_digest(LAYOUT, src), with_fixes)

@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 from typing import Any, Dict, Iterator
 
-from kconform import archive, guest, image, kernels, kunitrun
+from kconform import archive, guest, image, kernels, kunitrun, report
 from kconform.suites import SuiteSpec
 
 DATA = Path(__file__).parent / 'test_data' / 'image'
@@ -56,7 +56,7 @@ class KernelsTest(unittest.TestCase):
 		self.assertEqual((self.jobs[0].make_vars, self.jobs[1].initrd), ((), None))
 		st = Stages()
 		k.collect(self.tmp, self.tmp, self.jobs[0], self.tmp, self.tmp, self.tmp, [],
-			  None, st)
+			  report.RunReport(kernel={}, accel='tcg'), st)
 		self.assertEqual(st.names, [])
 
 	def test_the_coverage_variant_profiles_the_listed_files(self) -> None:

@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from kconform import archive, bisect, matrix, suites, tree
+from kconform import archive, bisect, inputs, matrix, suites, tree
 from kconform.model import InputError, KconformError
 
 DATA = Path(__file__).parent / 'test_data'
@@ -321,10 +321,10 @@ class SourceFixesTest(unittest.TestCase):
 	def test_release_omits_fixes(self) -> None:
 		from kconform import cli
 		args = cli.parser().parse_args(['run', '--source', 'linux-source-6.1=6.1.190-1'])
-		self.assertEqual(cli._fixes_mode(args), 'omit')
+		self.assertEqual(inputs.fixes_mode(args), 'omit')
 		args = cli.parser().parse_args(['run', '--source', 'linux-source-6.1', '--fixes', 'apply'])
-		self.assertEqual(cli._fixes_mode(args), 'apply')
-		self.assertEqual(cli._fixes_mode(cli.parser().parse_args(['run'])), 'apply')
+		self.assertEqual(inputs.fixes_mode(args), 'apply')
+		self.assertEqual(inputs.fixes_mode(cli.parser().parse_args(['run'])), 'apply')
 
 	def test_matrix_keeps_each_release_wall_time_with_its_results(self) -> None:
 		import json

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The stages of a run as they happen: one status line each, timed."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import ContextManager, Dict, Iterator, Protocol
+
+
+class StageLog(Protocol):
+	"""What a stage function is given to time its stages."""
+
+	def stage(self, name: str, what: str) -> ContextManager[None]: ...
+
+
+class Stages:
+	"""One status line per stage, with its elapsed time."""
+
+	def __init__(self) -> None:
+		self.times: Dict[str, float] = {}
+
+	@contextlib.contextmanager
+	def stage(self, name: str, what: str) -> Iterator[None]:
+		print(f'kconform: {name}: {what} ...', flush=True)
+		start = time.monotonic()
+		try:
+			yield
+		except BaseException:
+			dt = time.monotonic() - start
+			self.times[name] = self.times.get(name, 0.0) + dt
+			print(f'kconform: {name}: FAILED after {dt:.1f} s', flush=True)
+			raise
+		dt = time.monotonic() - start
+		self.times[name] = self.times.get(name, 0.0) + dt
+		print(f'kconform: {name}: done in {dt:.1f} s', flush=True)
