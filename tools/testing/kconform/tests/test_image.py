@@ -3,6 +3,7 @@
 linux-image-6.1.0-57-amd64 6.1.192-3 (modules.dep and config excerpts in
 test_data/image/): module selection, config reading, what cannot run."""
 
+import fnmatch
 import shutil
 import tempfile
 import unittest
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any, Optional
 from unittest import mock
 
-from kconform import archive, fixes, image, kconfig
+from kconform import archive, fixes, image, inputs, kconfig, suites
 from kconform.model import Case, InputError, Status, Suite
 from kconform.suites import SuiteSpec
 
@@ -255,3 +256,29 @@ class PackageTest(unittest.TestCase):
 
 if __name__ == '__main__':
 	unittest.main()
+
+
+class DebianKernelTest(unittest.TestCase):
+	"""Debian's packaged kernel lacks fault injection (FAULT_INJECTION,
+	FAILSLAB): only the fail-nth cases that need it are not applicable,
+	never their whole targets."""
+
+	def test_only_the_fail_nth_cases_are_not_applicable(self) -> None:
+		specs = suites.load(inputs.REPO)
+		nas, _ = image.plan(inputs.REPO, specs, ('kselftest',), CONFIG, WHAT)
+		targets = ('tcp_ehash', 'bpf_iter_params', 'bpf_user_ringbuf', 'netlink_intro')
+		for t in targets:
+			self.assertFalse(image.whole(nas, 'kselftest', t), t)
+		listed = image.listed(inputs.REPO, [n for n in nas if n.suite in targets])
+		skipped = {(n.suite, c) for n in nas if n.suite in targets
+			   for c in listed[('kselftest', n.suite)] if fnmatch.fnmatchcase(c, n.glob)
+			   and 'FAILSLAB' in n.reason}
+		self.assertEqual(skipped, {
+			('tcp_ehash', 'tcp_ehash_test/ehash.netns_alloc_fault_falls_back'),
+			('bpf_iter_params', 'cgroup_iter_test/param.link_create_and_read_fault_injection'),
+			('bpf_iter_params', 'task_iter_test/tasks.large_reads.link_create_and_read_fault_injection'),
+			('bpf_iter_params', 'task_iter_test/tasks.record_per_read.link_create_and_read_fault_injection'),
+			('bpf_user_ringbuf', 'user_ringbuf_test/fault.map_create_fault_injection'),
+			('bpf_user_ringbuf', 'user_ringbuf_test_debian_libbpf/fault.map_create_fault_injection'),
+			('netlink_intro', 'netlink_intro_test/genl.ack_and_reply_allocation_faults'),
+			('netlink_intro', 'genl_family_test/reg.family_registration_fault_injection')})
