@@ -159,6 +159,21 @@ def suites(raw: Sequence[str], times: Sequence[float], plan: Plan,
 	return out
 
 
+def recorded(raw: Sequence[str], expected: Sequence[str]) -> List[Suite]:
+	"""The kselftest suites of a saved console (parse), split as its
+	boot's were: in as many lanes as its lines name, each target where
+	the console shows it; the expected targets that never appear fail."""
+	n = max((int(m.group(1)) for m in map(_PREFIX.match, raw) if m), default=0)
+	out = suites(raw, [], Plan(list(expected) if not n else [],
+				   [[] for _ in range(n)]), False)
+	for name in [e for e in expected if e not in {s.name for s in out}]:
+		missing = Suite(name, 'kselftest')
+		missing.fail_all(Status.FAIL, f'expected kselftest suite {name} did '
+				 'not appear in the console')
+		out.append(missing)
+	return out
+
+
 def load_seconds(build_dir: Path) -> Dict[str, float]:
 	"""Each target's length in the variant's last kselftest boot."""
 	try:

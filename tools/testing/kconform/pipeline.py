@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Set, Tuple
 
 from . import (archive, bench, console, deps, fixes, gate, guest, image, kcidb,
-	       kernels, kunitrun, proc, report, suites, tree)
+	       kernels, kunitrun, lanes, proc, report, suites, tree)
 from .inputs import REPO, Inputs
 from .model import NOT_APPLICABLE, KconformError, Status, Suite
 from .stages import Stages
@@ -526,8 +526,7 @@ def parse(inputs: Inputs, kind: str) -> Tuple[int, report.RunReport]:
 					raw, 'kunit', expected, False, '<kunit boot>')
 			else:
 				rest, sections = bench.split(raw)
-				results += console.suites_from_console(
-					rest, 'kselftest', expected, False, '<guest boot>')
+				results += lanes.recorded(rest, expected)
 				results += bench.suites(sections, [], False)
 			results[:] = sel.only(results)
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists

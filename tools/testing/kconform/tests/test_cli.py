@@ -116,6 +116,18 @@ class ParseTest(unittest.TestCase):
 		self.assertTrue((self.out / 'summary.txt').read_text().endswith(
 			'1 passed, 1 failed, 0 skipped\n'))
 
+	def test_a_failure_in_a_lane_fails_as_in_run(self) -> None:
+		# A saved two-lane console was never split: 0 suites, exit 0.
+		rc, out, _ = main('parse', '--kind', 'kselftest', '--out', str(self.out),
+				  *NO_KNOWN, str(DATA / 'lanes-console-fail.log'))
+		self.assertEqual(rc, 1, out)
+		got = {(s['name'], c['name']): c['status'] for s in json.loads(
+			(self.out / 'results.json').read_text())['suites'] for c in s['cases']}
+		self.assertEqual(got[('statx_dioalign', 'statx_dioalign_test/'
+				      'ext4.regular_file_reports_values')], 'fail')
+		self.assertEqual(got[('netlink_intro', 'netlink_intro_test/'
+				      'genl.dump_families')], 'pass')
+
 	def test_kernel_report_fails(self) -> None:
 		rc, out, _ = self.parse('kselftest_kasan_panic.log')
 		self.assertEqual(rc, 1)
