@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The KUnit path alone: kconform's run limited to the KUnit suites.
+"""The KUnit suites alone: `python3 -m kconform run --kind kunit`.
 
-It drives the patched tree's own tools/testing/kunit/kunit.py with the
-fragments in kunitconfig/, --arch=x86_64, a build folder in the cache and
-JSON output. Every option of `python3 -m kconform run` works here too,
-for example: ./run_kunit.py --suite tcp_ehash
+It builds the run's kernel variant as a full run does (one kernel,
+configured from every suite, in the cache) and boots it with the patched
+tree's own tools/testing/kunit/kunit.py exec, whose KTAP console is
+parsed and gated as in a full run: results.json, junit.xml and the
+summary in --out. Every option of `run` works here too, for example:
+./run_kunit.py --suite tcp_ehash
 """
 
 import sys

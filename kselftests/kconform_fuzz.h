@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What kconform's seeded bad-input and fault-injection kselftests share
- * (issue 15, parts 2 and 3): one seeded PRNG, the guest-sanity check, and
- * failslab driven by /proc/thread-self/fail-nth.
+ * What kconform's seeded bad-input and fault-injection kselftests share:
+ * one seeded PRNG, the guest-sanity check, and failslab driven by
+ * /proc/thread-self/fail-nth.
  *
  * Seeds. A bad-input test prints "# seed: N" before anything else and
  * draws every input from N. N is KCONFORM_SEED from the environment, else

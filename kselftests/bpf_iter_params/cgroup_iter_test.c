@@ -869,7 +869,7 @@ TEST_F(param, v1_fd_walks_v1_hierarchy)
 	umount(CG1);
 }
 
-/* ---- seeded bad input and fault injection (issue 15) ------------------ */
+/* ---- seeded bad input and fault injection ------------------ */
 
 /*
  * Where a seeded case sees the cgroups: each node's path in the cgroup2

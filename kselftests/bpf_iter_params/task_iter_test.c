@@ -679,7 +679,7 @@ TEST(ids_are_the_readers_pid_namespace)
 		TH_LOG("check %d of pidns_child() failed", WEXITSTATUS(st));
 }
 
-/* ---- seeded bad input and fault injection (issue 15) ------------------ */
+/* ---- seeded bad input and fault injection ------------------ */
 
 /*
  * Tgid of @tid from @proc/<tid>/status (@proc: a proc mount, whose pid
@@ -728,7 +728,7 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* ---- links made in nested pid namespaces (issue 15) ------------------- */
+/* ---- links made in nested pid namespaces ------------------- */
 
 /*
  * A process one or two pid namespaces down (pid 1 there), with that

@@ -1243,7 +1243,7 @@ TEST_F(wakeup, epoll_event)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Seeded bad input and fault injection (issue 15). */
+/* Seeded bad input and fault injection. */
 
 /* What bpf_user_ringbuf_drain() returns and leaves, per 6.1.192's code. */
 struct ur_expect {

@@ -284,7 +284,7 @@ static long module_refcnt(void)
 	return buf[0] ? strtol(buf, NULL, 10) : -1;
 }
 
-/* -------- Fault injection (issue 15) -------- */
+/* -------- Fault injection -------- */
 
 /*
  * Defined first, so it runs first (the harness runs the cases in their

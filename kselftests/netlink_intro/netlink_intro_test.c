@@ -751,7 +751,7 @@ TEST_F_TIMEOUT(genl, ack_and_reply_allocation_faults, 120)
 	EXPECT_EQ(((struct nlmsghdr *)self->buf)->nlmsg_type, GENL_ID_CTRL);
 }
 
-/* ---- seeded bad input (issue 15) -------------------------------------- */
+/* ---- seeded bad input -------------------------------------- */
 
 #define NL_FUZZ_ITERS	2000
 #define NL_FUZZ_MSGS	3

@@ -948,7 +948,7 @@ TEST(bad_pointers_are_efault)
 		  -EFAULT);
 }
 
-/* ---- seeded bad input (issue 15) -------------------------------------- */
+/* ---- seeded bad input -------------------------------------- */
 
 #define STATX_FUZZ_ITERS	2000
 

@@ -953,7 +953,7 @@ static size_t knob_input(struct kc_rng *r, unsigned char *buf, size_t size)
 #define BAD_INPUT_DEPTH	5
 
 /*
- * Seeded bad input (issue 15): random strings and numbers written to
+ * Seeded bad input: random strings and numbers written to
  * tcp_child_ehash_entries from netns at random nesting depths, with
  * netns created and destroyed in between.  Every write returns what
  * proc_douintvec_minmax() documents (the whole length, or EINVAL, per
@@ -1066,7 +1066,7 @@ static bool unshare_alloc_errno(int err)
 }
 
 /*
- * Fault injection (issue 15): unshare(CLONE_NEWNET) with the n-th slab
+ * Fault injection: unshare(CLONE_NEWNET) with the n-th slab
  * allocation failing (fail-nth), for every n until the call makes fewer
  * than n allocations, from a parent whose tcp_child_ehash_entries is
  * 1024.  Each attempt fails with an errno of unshare_alloc_errno(), or

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Coverage (issue 16): which changed lines of each seed commit the suites
+"""Coverage: which changed lines of each seed commit the suites
 execute, from gcov data of the coverage variant.
 
 coverage.toml names, per seed commit, the kernel C files (or, for a merge
