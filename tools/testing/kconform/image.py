@@ -20,7 +20,6 @@ skipped with the reason, never dropped.
 
 from __future__ import annotations
 
-import fnmatch
 import re
 import shutil
 import subprocess
@@ -28,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import archive, kconfig, listing, proc
-from .model import Case, InputError, KconformError, Status, Suite
+from . import archive, kconfig, proc
+from .applicable import NotApplicable
+from .model import InputError, KconformError, Kind
 from .suites import SuiteSpec
 
 # Config symbols whose value a kernel command-line parameter overrides at
@@ -163,15 +163,6 @@ def unmet(want: Dict[str, str], have: Dict[str, str]) -> Tuple[List[str], List[s
 	return reasons, params
 
 
-@dataclass(frozen=True)
-class NotApplicable:
-	"""Cases (a glob of the gate's case names) that cannot run, and why."""
-	kind: str
-	suite: str
-	glob: str
-	reason: str
-
-
 def plan(repo: Path, specs: Sequence[SuiteSpec], kinds: Sequence[str],
 	 have: Dict[str, str], what: str) -> Tuple[List[NotApplicable], List[str]]:
 	"""What cannot run on a kernel of config `have` (named `what`), and
@@ -179,14 +170,14 @@ def plan(repo: Path, specs: Sequence[SuiteSpec], kinds: Sequence[str],
 	out: List[NotApplicable] = []
 	params: List[str] = []
 	for spec in specs:
-		if 'kunit' in kinds and spec.kunitconfig:
+		if Kind.KUNIT in kinds and spec.kunitconfig:
 			reasons, p = unmet(kconfig.parse(spec.kunitconfig.read_text()), have)
 			params += p
 			if reasons:
-				out += [NotApplicable('kunit', n, '*',
+				out += [NotApplicable(Kind.KUNIT, n, '*',
 						      f'not applicable to {what}: ' +
 						      '; '.join(reasons)) for n in spec.kunit]
-		if 'kselftest' not in kinds or not spec.kselftest:
+		if Kind.KSELFTEST not in kinds or not spec.kselftest:
 			continue
 		frag = repo / 'kselftests' / spec.kselftest / 'config'
 		want = kconfig.parse(frag.read_text()) if frag.exists() else {}
@@ -194,7 +185,7 @@ def plan(repo: Path, specs: Sequence[SuiteSpec], kinds: Sequence[str],
 		reasons, p = unmet({k: v for k, v in want.items() if k not in per_case}, have)
 		params += p
 		if reasons:
-			out.append(NotApplicable('kselftest', spec.kselftest, '*',
+			out.append(NotApplicable(Kind.KSELFTEST, spec.kselftest, '*',
 						 f'not applicable to {what}: ' + '; '.join(reasons)))
 			continue
 		for glob, line in spec.needs:
@@ -205,52 +196,10 @@ def plan(repo: Path, specs: Sequence[SuiteSpec], kinds: Sequence[str],
 			else:
 				reasons = [line]
 			if reasons:
-				out.append(NotApplicable('kselftest', spec.kselftest, glob,
+				out.append(NotApplicable(Kind.KSELFTEST, spec.kselftest, glob,
 							 f'not applicable to {what}: '
 							 + '; '.join(reasons)))
 	return out, sorted(set(params))
-
-
-def whole(nas: Sequence[NotApplicable], kind: str, suite: str) -> bool:
-	return any(n.kind == kind and n.suite == suite and n.glob == '*' for n in nas)
-
-
-def listed(repo: Path, nas: Sequence[NotApplicable]) -> Dict[Tuple[str, str], List[str]]:
-	"""The case names (from the sources, as --list) of each suite named."""
-	kunit = listing.kunit_cases(repo / 'kunit')
-	out: Dict[Tuple[str, str], List[str]] = {}
-	for n in nas:
-		if n.kind == 'kunit':
-			out[(n.kind, n.suite)] = kunit.get(n.suite, ['*'])
-		else:
-			out[(n.kind, n.suite)] = listing.kselftest_cases(
-				repo / 'kselftests' / n.suite)
-	return out
-
-
-def mark(results: List[Suite], nas: Sequence[NotApplicable],
-	 names: Dict[Tuple[str, str], List[str]]) -> List[Suite]:
-	"""Every not-applicable case skipped with its reason: a case that ran
-	gets the reason instead of its verdict, one that did not is added by
-	name; a suite none of whose cases ran is added whole."""
-	for n in nas:
-		suite = next((s for s in results if (s.kind, s.name) == (n.kind, n.suite)), None)
-		if suite is None:
-			suite = Suite(n.suite, n.kind)
-			results.append(suite)
-		if n.glob == '*':
-			suite.cases = [c for c in suite.cases if c.name != '<suite>']
-		for c in suite.cases:
-			if fnmatch.fnmatchcase(c.name, n.glob):
-				c.status, c.message = Status.SKIP, n.reason
-		have = {c.name for c in suite.cases}
-		suite.cases += [Case(name, Status.SKIP, n.reason)
-				for name in names.get((n.kind, n.suite), ['*'])
-				if fnmatch.fnmatchcase(name, n.glob) and name not in have]
-		if n.glob == '*':
-			suite.status, suite.message = Status.PASS, n.reason
-		suite.settle()
-	return results
 
 
 # --- the package's modules in the initramfs --------------------------------

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import coverage, guest, image, kunitrun
+from . import applicable, coverage, guest, image, kunitrun
+from .applicable import NotApplicable
+from .model import Kind
 from .report import RunReport
 from .stages import StageLog
 from .suites import SuiteSpec
@@ -40,7 +42,7 @@ class Built:
 		kernel['variant'] = self.variant.name
 
 	def plan(self, repo: Path, available: Sequence[SuiteSpec],
-		 kinds: Sequence[str]) -> Tuple[List[image.NotApplicable], List[str]]:
+		 kinds: Sequence[str]) -> Tuple[List[NotApplicable], List[str]]:
 		"""What cannot run on it (nothing: it is configured for every
 		present suite) and the command-line parameters the rest needs."""
 		return [], []
@@ -117,16 +119,16 @@ class Package:
 				       'tests_from': kernel.get('source', '')})
 
 	def plan(self, repo: Path, available: Sequence[SuiteSpec],
-		 kinds: Sequence[str]) -> Tuple[List[image.NotApplicable], List[str]]:
+		 kinds: Sequence[str]) -> Tuple[List[NotApplicable], List[str]]:
 		"""What its config-* cannot run, and every KUnit suite: the KUnit
 		boot (kunit.py exec) is of a kernel we build."""
 		nas, params = image.plan(repo, available, kinds, self.img.config(),
 					 self.img.name)
-		nas += [image.NotApplicable('kunit', n, '*', f'not applicable to '
+		nas += [NotApplicable(Kind.KUNIT, n, '*', f'not applicable to '
 					    f'{self.img.name}: KUnit suites boot our own '
 					    'build (kunit.py exec)')
 			for s in available for n in s.kunit
-			if not image.whole(nas, 'kunit', n)]
+			if not applicable.whole(nas, Kind.KUNIT, n)]
 		return nas, params
 
 	def prepare(self, repo: Path, gjob: guest.GuestJob, kjob: kunitrun.KunitJob,

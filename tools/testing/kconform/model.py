@@ -8,6 +8,13 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 
+class Kind(enum.StrEnum):
+	"""What a suite is: KUnit, a kselftest target, or benchmarks."""
+	KUNIT = 'kunit'
+	KSELFTEST = 'kselftest'
+	BENCH = 'bench'
+
+
 class Status(str, enum.Enum):
 	PASS = 'pass'
 	FAIL = 'fail'

@@ -22,6 +22,7 @@ later one fails.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import fnmatch
 import os
@@ -32,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Sequence, Set, Tuple
 
-from . import (archive, bench, console, deps, fixes, gate, guest, image, kcidb,
+from . import (applicable, archive, bench, console, deps, fixes, gate, guest, image, kcidb,
 	       kernels, kunitrun, lanes, proc, report, suites, tree)
 from .inputs import REPO, Inputs
-from .model import NOT_APPLICABLE, KconformError, Status, Suite
+from .model import KconformError, Kind, Status, Suite
 from .stages import Stages
 
 ACCEL_ARGS = {'kvm': ['-accel', 'kvm', '-cpu', 'host'], 'tcg': ['-accel', 'tcg']}
@@ -63,8 +64,8 @@ class RunPlan:
 	# per variant is configured and built, not one per selection
 	runnable: List[suites.SuiteSpec]
 	installed: List[suites.SuiteSpec]	# whose kselftest target is installed
-	skipped: List[Suite]			# not applicable to the tree
-	not_applicable: List[image.NotApplicable]	# not runnable on the kernel
+	# not applicable to the tree (whole suites), then on the kernel
+	not_applicable: List[applicable.NotApplicable]
 	params: List[str]			# kernel command-line parameters
 	kunit_timeout: int
 	guest_timeout: int
@@ -122,28 +123,11 @@ def failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
 	"""A failing suite for each (spec, kind) that exists and was asked for."""
 	out = []
 	for spec in specs:
-		names = {'kunit': list(spec.kunit),
-			 'kselftest': [spec.kselftest] if spec.kselftest else [],
-			 'bench': [spec.name] if spec.bench else []}
 		for kind in kinds:
-			for name in names.get(kind, []):
+			for name in spec.names(kind):
 				s = Suite(name, kind)
 				s.fail_all(Status.FAIL, msg)
 				out.append(s)
-	return out
-
-
-def _not_applicable(spec: suites.SuiteSpec, kinds: Sequence[str],
-		    why: str) -> List[Suite]:
-	"""A suite that cannot run on this tree: skipped, with the reason."""
-	out = []
-	names = {'kunit': list(spec.kunit),
-		 'kselftest': [spec.kselftest] if spec.kselftest else []}
-	for kind in kinds:
-		for name in names.get(kind, []):
-			s = Suite(name, kind)
-			s.fail_all(Status.SKIP, NOT_APPLICABLE + why)
-			out.append(s)
 	return out
 
 
@@ -275,7 +259,9 @@ def derive(r: Run) -> Optional[Boots]:
 		rep.kernel['dropped_patches'] = dict(src.dropped)
 	gjob, kjob = jobs(inputs, kern, src, layout)
 	p = plan(inputs, r.registry, kern, src, gjob, kjob)
-	r.results += p.skipped
+	# the suites not applicable to the tree come first, as they are known
+	r.results += mark([], dataclasses.replace(p, not_applicable=[
+		n for n in p.not_applicable if not n.named]))
 	gjob.cmdline = ' '.join(p.params)
 	return Boots(kern, src, layout, fix_list, digest, gjob, kjob, p)
 
@@ -335,12 +321,13 @@ def plan(inputs: Inputs, registry: Sequence[suites.SuiteSpec], kern: kernels.Ker
 	sel = inputs.selection
 	kinds = sel.kinds
 	why = _tree_lacks(registry, kern, src, gjob)
-	present, skipped = [], []
+	present, whole = [], []
 	for spec in sel.specs:
 		for kind, reason in why[spec.name].items():
 			print(f'kconform: {spec.name} ({kind}): not applicable to '
 			      f'{src.name}: {reason}', flush=True)
-			skipped += _not_applicable(spec, [k for k in kinds if k == kind], reason)
+			whole += [applicable.to_tree(kind, n, reason) for n in spec.names(kind)
+				  if kind in kinds]
 		left = suites.without(spec, why[spec.name])
 		if left.kunit or left.kselftest:
 			present.append(left)
@@ -349,21 +336,21 @@ def plan(inputs: Inputs, registry: Sequence[suites.SuiteSpec], kern: kernels.Ker
 	# What the kernel cannot run (a package's: its config-*), by name.
 	nas, params = kern.plan(REPO, runnable, suites.KINDS)
 	# a target that cannot run is not built, whatever the selection
-	available = [s for s in runnable
-		     if not (s.kselftest and image.whole(nas, 'kselftest', s.kselftest))]
+	available = [s for s in runnable if not (
+		s.kselftest and applicable.whole(nas, Kind.KSELFTEST, s.kselftest))]
 	ku = [s for s in present if s.kunit and not all(
-		image.whole(nas, 'kunit', n) for n in s.kunit)] if 'kunit' in kinds else []
+		applicable.whole(nas, Kind.KUNIT, n) for n in s.kunit)] \
+		if Kind.KUNIT in kinds else []
 	gs = [s for s in present if s in available and s.kselftest] \
-		if 'kselftest' in kinds else []
+		if Kind.KSELFTEST in kinds else []
 	bn = [s for s in present if s in available and s.bench] \
-		if 'bench' in kinds else []
-	wanted = {(k, n) for s in sel.specs for k, names in
-		  (('kunit', s.kunit), ('kselftest', (s.kselftest,))) for n in names
+		if Kind.BENCH in kinds else []
+	wanted = {(k, n) for s in sel.specs for k in suites.KINDS for n in s.names(k)
 		  if k in kinds}
 	nas = [n for n in nas if (n.kind, n.suite) in wanted]
 	for n in nas:
 		print(f'kconform: {n.kind}:{n.suite}:{n.glob}: {n.reason}', flush=True)
-	return RunPlan(ku, gs, bn, runnable, available, skipped, nas, params,
+	return RunPlan(ku, gs, bn, runnable, available, whole + nas, params,
 		       kjob.timeout, gjob.timeout)
 
 
@@ -442,7 +429,7 @@ def userspace(r: Run, b: Boots) -> None:
 	except KconformError as e:
 		r.rep.errors.append(str(e))
 		r.results += failed(p.kselftest + p.bench,
-				    [k for k in sel.kinds if k != 'kunit'], str(e))
+				    [k for k in sel.kinds if k != Kind.KUNIT], str(e))
 
 
 def kselftest_boot(r: Run, b: Boots, specs: Sequence[suites.SuiteSpec],
@@ -466,7 +453,8 @@ def bench_stage(r: Run, b: Boots) -> None:
 
 def mark(results: List[Suite], p: RunPlan) -> List[Suite]:
 	"""The cases the kernel cannot run skipped with the reason."""
-	return image.mark(results, p.not_applicable, image.listed(REPO, p.not_applicable))
+	return applicable.mark(results, p.not_applicable,
+			       applicable.listed(REPO, p.not_applicable))
 
 
 def reruns(r: Run, b: Boots) -> None:
@@ -489,13 +477,13 @@ def reruns(r: Run, b: Boots) -> None:
 def rerun(r: Run, b: Boots, redo: Set[Tuple[str, str]], attempt: int) -> List[Suite]:
 	"""One rerun of the suites named, through the boots of the first run."""
 	again: List[Suite] = []
-	ku = [s for s in b.plan.kunit if any(('kunit', n) in redo for n in s.kunit)]
+	ku = [s for s in b.plan.kunit if any((Kind.KUNIT, n) in redo for n in s.kunit)]
 	if b.built and ku:
 		again += kunit_boot(b.kjob, ku, r.inputs.selection, ACCEL_ARGS[b.accel],
 				    f'-rerun{attempt}',
-				    only={n for k, n in redo if k == 'kunit'})
+				    only={n for k, n in redo if k == Kind.KUNIT})
 	gs = {s.kselftest for s in b.plan.kselftest
-	      if s.kselftest and ('kselftest', s.kselftest) in redo}
+	      if s.kselftest and (Kind.KSELFTEST, s.kselftest) in redo}
 	if b.userspace and gs:
 		rl = sorted(gs) if b.run_list is None else \
 			[t for t in b.run_list if t.split(':')[0] in gs]
@@ -521,9 +509,9 @@ def parse(inputs: Inputs, kind: str) -> Tuple[int, report.RunReport]:
 	st = Stages()
 	try:
 		with st.stage('parse', f'{kind} console {inputs.log}'):
-			if kind == 'kunit':
+			if kind == Kind.KUNIT:
 				results += console.suites_from_console(
-					raw, 'kunit', expected, False, '<kunit boot>')
+					raw, Kind.KUNIT, expected, False, '<kunit boot>')
 			else:
 				rest, sections = bench.split(raw)
 				results += lanes.recorded(rest, expected)

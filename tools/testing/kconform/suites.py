@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .model import InputError, KconformError, Suite
+from .model import InputError, KconformError, Kind, Suite
 
-KINDS = ('kunit', 'kselftest')		# what a run runs unless --kind says
-ALL_KINDS = KINDS + ('bench',)		# bench: only when asked (make bench)
+KINDS = (Kind.KUNIT, Kind.KSELFTEST)	# what a run runs unless --kind says
+ALL_KINDS = KINDS + (Kind.BENCH,)	# bench: only when asked (make bench)
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,14 @@ class SuiteSpec:
 	patches: Tuple[Tuple[str, str], ...] = field(default=())
 	# why its kselftest target must not run beside others ('' if it may)
 	alone: str = ''
+
+	def names(self, kind: str) -> Tuple[str, ...]:
+		"""The suite names results.json gives this suite of a kind."""
+		if kind == Kind.KUNIT:
+			return self.kunit
+		if kind == Kind.KSELFTEST:
+			return (self.kselftest,) if self.kselftest else ()
+		return (self.name,) if kind == Kind.BENCH and self.bench else ()
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -100,9 +108,8 @@ def not_applicable(spec: SuiteSpec, lacking: Sequence[str],
 	"""Why each kind of a suite cannot run on this tree (none when it
 	can): its kernel code is missing, or a patch that kind needs does
 	not apply."""
-	out = {}
-	for kind in [k for k, has in (('kunit', spec.kunit), ('kselftest', spec.kselftest))
-		     if has]:
+	out: Dict[str, str] = {}
+	for kind in [k for k in KINDS if spec.names(k)]:
 		why = [f'patch {p} does not apply ({r})' for p, r in dropped.items()
 		       if any(k == kind and fnmatch.fnmatchcase(p, g) for k, g in spec.patches)]
 		if lacking:
@@ -117,10 +124,10 @@ def without(spec: SuiteSpec, kinds: Iterable[str]) -> SuiteSpec:
 	is left is configured, built and run as any suite."""
 	gone = set(kinds)
 	return dataclasses.replace(
-		spec, kunitconfig=None if 'kunit' in gone else spec.kunitconfig,
-		kunit=() if 'kunit' in gone else spec.kunit,
-		kselftest=None if 'kselftest' in gone else spec.kselftest,
-		bench=() if 'kselftest' in gone else spec.bench)
+		spec, kunitconfig=None if Kind.KUNIT in gone else spec.kunitconfig,
+		kunit=() if Kind.KUNIT in gone else spec.kunit,
+		kselftest=None if Kind.KSELFTEST in gone else spec.kselftest,
+		bench=() if Kind.KSELFTEST in gone else spec.bench)
 
 
 def select(specs: Sequence[SuiteSpec], names: Sequence[str]) -> List[SuiteSpec]:
@@ -155,11 +162,7 @@ class Selection:
 	whole: bool = True		# no --suite: every registered suite
 
 	def _names(self, kind: str) -> List[str]:
-		if kind == 'kunit':
-			return [n for s in self.specs for n in s.kunit]
-		if kind == 'bench':
-			return [s.name for s in self.specs if s.bench]
-		return [s.kselftest for s in self.specs if s.kselftest]
+		return [n for s in self.specs for n in s.names(kind)]
 
 	def wants(self, kind: str, suite: str, case: str) -> bool:
 		if kind not in self.kinds:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Optional
 from unittest import mock
 
-from kconform import archive, fixes, image, inputs, kconfig, suites
+from kconform import applicable, archive, fixes, image, inputs, kconfig, suites
 from kconform.model import Case, InputError, Status, Suite
 from kconform.suites import SuiteSpec
 
@@ -121,9 +121,9 @@ class PlanTest(unittest.TestCase):
 			('kselftest', 'rust_samples', '*', pre + 'CONFIG_RUST=y (its config: not set)'),
 			('kunit', 'tcp', '*', pre + 'CONFIG_KUNIT=y (its config: not set); '
 			 'CONFIG_TCP_KUNIT_TEST=y (its config: not set)')])
-		self.assertTrue(image.whole(nas, 'kselftest', 'rust_samples'))
-		self.assertFalse(image.whole(nas, 'kselftest', 'netlink_intro'))
-		self.assertFalse(image.whole(nas, 'kselftest', 'statx'))
+		self.assertTrue(applicable.whole(nas, 'kselftest', 'rust_samples'))
+		self.assertFalse(applicable.whole(nas, 'kselftest', 'netlink_intro'))
+		self.assertFalse(applicable.whole(nas, 'kselftest', 'statx'))
 
 	def test_mark_skips_by_name_never_drops(self) -> None:
 		nas, _ = image.plan(self.repo, self.specs, ('kunit', 'kselftest'), CONFIG, WHAT)
@@ -134,7 +134,7 @@ class PlanTest(unittest.TestCase):
 		ran.settle()
 		statx = Suite('statx', 'kselftest', [Case('s_test/global.s', Status.PASS)])
 		statx.settle()
-		out = image.mark([ran, statx], nas, image.listed(self.repo, nas))
+		out = applicable.mark([ran, statx], nas, applicable.listed(self.repo, nas))
 		by = {(s.kind, s.name): s for s in out}
 		nl = by[('kselftest', 'netlink_intro')]
 		self.assertEqual([(c.name, c.status) for c in nl.cases], [
@@ -152,14 +152,14 @@ class PlanTest(unittest.TestCase):
 		self.assertEqual(tcp.status, Status.SKIP)
 		self.assertEqual(by[('kselftest', 'statx')].status, Status.PASS)
 		# marking twice (after a rerun) changes nothing
-		again = image.mark(out, nas, image.listed(self.repo, nas))
+		again = applicable.mark(out, nas, applicable.listed(self.repo, nas))
 		self.assertEqual(len(again), 4)
 		self.assertEqual(len(again[0].cases), 3)
 
 	def test_a_case_that_did_not_run_is_added_by_name(self) -> None:
 		nas, _ = image.plan(self.repo, self.specs, ('kselftest',), CONFIG, WHAT)
 		ran = Suite('netlink_intro', 'kselftest', [Case('a_test/global.one', Status.PASS)])
-		out = image.mark([ran], nas, image.listed(self.repo, nas))
+		out = applicable.mark([ran], nas, applicable.listed(self.repo, nas))
 		self.assertEqual(sorted(c.name for c in out[0].cases),
 				 ['a_test/global.one', 'a_test/global.two', 'genl_test/global.fam'])
 
@@ -268,8 +268,8 @@ class DebianKernelTest(unittest.TestCase):
 		nas, _ = image.plan(inputs.REPO, specs, ('kselftest',), CONFIG, WHAT)
 		targets = ('tcp_ehash', 'bpf_iter_params', 'bpf_user_ringbuf', 'netlink_intro')
 		for t in targets:
-			self.assertFalse(image.whole(nas, 'kselftest', t), t)
-		listed = image.listed(inputs.REPO, [n for n in nas if n.suite in targets])
+			self.assertFalse(applicable.whole(nas, 'kselftest', t), t)
+		listed = applicable.listed(inputs.REPO, [n for n in nas if n.suite in targets])
 		skipped = {(n.suite, c) for n in nas if n.suite in targets
 			   for c in listed[('kselftest', n.suite)] if fnmatch.fnmatchcase(c, n.glob)
 			   and 'FAILSLAB' in n.reason}

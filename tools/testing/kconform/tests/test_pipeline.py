@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The run's plan (pipeline.py), made before anything is built: what is
+not applicable to a tree is reported whole, one <suite> case each."""
+
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from kconform import applicable, cli, inputs, kernels, pipeline, report, suites, tree
+
+KNOWN = Path(__file__).parent / 'test_data' / 'gate' / 'known_none.toml'
+
+
+class PlanTest(unittest.TestCase):
+
+	def test_a_suite_whose_code_is_missing_is_one_skipped_case(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		args = cli.parser().parse_args(['run', '--out', str(tmp / 'out'),
+						'--known-issues', str(KNOWN)])
+		registry = suites.load(inputs.REPO)
+		inp = inputs.check(args, registry)
+		kern = kernels.Built(inp.variant)
+		src = tree.Source('linux-source-6.1', tmp / 'none', tmp / 'work')
+		src.dropped = {'0501-genl.patch': 'rejected'}
+		gjob, kjob = pipeline.jobs(inp, kern, src, tree.Layout(inputs.REPO))
+
+		def lacks(self: Any, job: Any, present: Any) -> Any:
+			return {}
+
+		with mock.patch.object(kernels.Built, 'config_lacks', lacks):
+			plan = pipeline.plan(inp, registry, kern, src, gjob, kjob)
+		self.assertEqual((plan.kunit, plan.kselftest, plan.runnable), ([], [], []))
+		got = pipeline.mark([], plan)
+		rep = report.as_json(report.RunReport(kernel={}, accel='tcg', suites=got))
+		every = [(k.value, n) for s in registry for k in suites.KINDS for n in s.names(k)]
+		self.assertEqual([(s['kind'], s['name']) for s in rep['suites']], every)
+		netlink = next(s for s in rep['suites'] if s['name'] == 'netlink_intro')
+		self.assertEqual([c['name'] for c in netlink['cases']], [applicable.WHOLE])
+		self.assertEqual(netlink['status'], 'skip')
+		self.assertTrue(netlink['message'].startswith('not applicable: its kernel '
+							      'code is missing: '))
+		self.assertIn('patch 0501-genl.patch does not apply (rejected)',
+			      netlink['message'])
+		self.assertEqual(len(rep['not_applicable']), len(every))
