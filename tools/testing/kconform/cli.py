@@ -90,14 +90,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 	return 0
 
 
-def _read_results(path: Path) -> Dict[str, Any]:
-	try:
-		data = json.loads(path.read_text())
-	except (OSError, ValueError) as e:
-		return {'errors': [f'{path}: {e}'], 'suites': []}
-	return data if isinstance(data, dict) else {'errors': [f'{path}: not an object']}
-
-
 def _stopped(results: Dict[str, Any]) -> bool:
 	"""Did a signal end that run (a matrix or bisect stops then too)?"""
 	return any(str(e).startswith(('terminated by', 'interrupted'))
@@ -113,7 +105,7 @@ def run_report(argv: Sequence[str], out: Path) -> Dict[str, Any]:
 		_, rep = pipeline.run(check(args, registry), registry)
 	except KconformError as e:
 		print(f'kconform: error: {e}'.split('\n', 1)[0], file=sys.stderr)
-		return _read_results(out / 'results.json')
+		return report.read(out / 'results.json')
 	return report.as_json(rep)
 
 
@@ -146,9 +138,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 				print('kconform: matrix: stopped by a signal', flush=True)
 				return 1
 		else:
-			results[r] = _read_results(folder / 'results.json')
+			results[r] = report.read(folder / 'results.json')
 		if wall_file.exists():
-			walls[r] = float(_read_results(wall_file).get('wall_s', 0.0))
+			walls[r] = float(report.read(wall_file).get('wall_s', 0.0))
 	table, doc = matrix.summary(args.releases, results, walls)
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
 	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')

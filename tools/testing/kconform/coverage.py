@@ -31,11 +31,11 @@ import re
 import shutil
 import subprocess
 import tarfile
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from . import tomlfile
 from .model import KconformError
 
 CONFIG = 'coverage.toml'
@@ -57,16 +57,9 @@ class Seed:
 
 def load(repo: Path) -> List[Seed]:
 	path = repo / CONFIG
-	try:
-		data = tomllib.loads(path.read_text())
-	except (OSError, tomllib.TOMLDecodeError) as e:
-		raise KconformError(f'{path}: {e}') from e
+	data = tomlfile.tables(path, ('suite', 'files', 'functions', 'why'))
 	out = []
 	for name, entry in data.items():
-		unknown = set(entry) - {'suite', 'files', 'functions', 'why'}
-		if unknown:
-			raise KconformError(f'{path}: [{name}]: unknown keys '
-					    f'{", ".join(sorted(unknown))}')
 		funcs = entry.get('functions', {})
 		out.append(Seed(name, str(entry.get('suite', '')),
 				tuple(str(f) for f in entry.get('files', [])),

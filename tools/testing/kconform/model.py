@@ -29,6 +29,12 @@ BAD = (Status.FAIL, Status.CRASH, Status.TIMEOUT)
 NOT_APPLICABLE = 'not applicable: '
 
 
+def runner_made(name: str) -> bool:
+	"""Is this suite or case one the runner made (`<guest boot>`,
+	`<suite>`, `<tap>`, ...), not one a test printed?"""
+	return name.startswith('<')
+
+
 class KconformError(Exception):
 	"""A stage failed; the message names what and where, with evidence."""
 

@@ -96,6 +96,16 @@ def _case(c: Case) -> Dict[str, Any]:
 	return out
 
 
+def read(path: Path) -> Dict[str, Any]:
+	"""A results.json as written (or one with the error that kept it
+	from being read): the one reader of the files a run writes."""
+	try:
+		data = json.loads(path.read_text())
+	except (OSError, ValueError) as e:
+		return {'errors': [f'{path}: {e}'], 'suites': []}
+	return data if isinstance(data, dict) else {'errors': [f'{path}: not an object']}
+
+
 def as_json(report: RunReport) -> Dict[str, Any]:
 	"""The report as results.json holds it."""
 	data: Dict[str, Any] = _printable(report.to_json())

@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .model import InputError, KconformError, Kind, Suite
+from . import tomlfile
+from .model import InputError, KconformError, Kind, Suite, runner_made
 
 KINDS = (Kind.KUNIT, Kind.KSELFTEST)	# what a run runs unless --kind says
 ALL_KINDS = KINDS + (Kind.BENCH,)	# bench: only when asked (make bench)
+KEYS = ('kunit', 'requires', 'cmdline', 'bench', 'modules', 'needs',
+	'bench_cmdline', 'patches', 'alone')	# of a suites.toml table
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,7 @@ class SuiteSpec:
 
 
 def load(repo: Path) -> List[SuiteSpec]:
-	path = repo / 'suites.toml'
-	try:
-		data = tomllib.loads(path.read_text())
-	except (OSError, tomllib.TOMLDecodeError) as e:
-		raise KconformError(f'{path}: {e}') from e
+	data = tomlfile.tables(repo / 'suites.toml', KEYS)
 	specs = []
 	for name, entry in data.items():
 		frag = repo / 'kunitconfig' / f'{name}.config'
@@ -167,9 +165,9 @@ class Selection:
 	def wants(self, kind: str, suite: str, case: str) -> bool:
 		if kind not in self.kinds:
 			return False
-		if suite not in self._names(kind) and not suite.startswith('<'):
+		if suite not in self._names(kind) and not runner_made(suite):
 			return False
-		if not self.cases or case.startswith('<'):
+		if not self.cases or runner_made(case):
 			return True
 		return any(fnmatch.fnmatchcase(suite, sg) and fnmatch.fnmatchcase(case, cg)
 			   for sg, cg in map(_split, self.cases))

@@ -350,3 +350,18 @@ class SourceFixesTest(unittest.TestCase):
 		self.assertEqual(cli.main(['matrix', 'yesterday', '--no-run', '--out',
 					   tempfile.mkdtemp()]), 2)
 		self.assertEqual(cli.main(['bisect', '--case', 'hwmon_max31760.*']), 2)
+
+
+class StrictSuitesTomlTest(unittest.TestCase):
+
+	def test_an_unknown_key_names_file_table_and_key(self) -> None:
+		# `cmdlin = ...` loaded as a suite with no command line.
+		repo = Path(tempfile.mkdtemp())
+		(repo / 'kunitconfig').mkdir()
+		(repo / 'kunitconfig' / 'a.config').write_text('CONFIG_KUNIT=y\n')
+		(repo / 'suites.toml').write_text('[a]\ncmdlin = "x=1"\n')
+		with self.assertRaises(KconformError) as got:
+			suites.load(repo)
+		self.assertIn(f'{repo / "suites.toml"}: [a]: unknown key cmdlin', str(got.exception))
+		(repo / 'suites.toml').write_text('[a]\ncmdline = "x=1"\n')
+		self.assertEqual(suites.load(repo)[0].cmdline, 'x=1')
