@@ -168,6 +168,11 @@ def probe(job: guest.GuestJob, wanted: str, st: Stages) -> str:
 	return accel
 
 
+def stopped(e: BaseException) -> bool:
+	"""Did a signal end it (SIGINT, SIGTERM)?"""
+	return isinstance(e, (KeyboardInterrupt, proc.Terminated))
+
+
 def describe(e: BaseException) -> str:
 	if isinstance(e, KconformError):
 		return str(e)
@@ -193,7 +198,7 @@ def run(inputs: Inputs, registry: Sequence[suites.SuiteSpec]
 	try:
 		stages(r)
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
-		rep.errors.append(describe(e))
+		rep.fail(r.st.failed or 'run', describe(e), stopped(e))
 		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
 	for png in bench.write_plots(r.results, inputs.out):
 		print(f'kconform: plot {png}', flush=True)
@@ -248,7 +253,7 @@ def derive(r: Run) -> Optional[Boots]:
 			print(f'kconform: patch: {"re-derived" if changed else "unchanged"}'
 			      f' (series {digest[:12]})', flush=True)
 	except KconformError as e:
-		rep.errors.append(str(e))
+		rep.fail('patch', str(e))
 		print(f'kconform: error: {e}', file=sys.stderr)
 		sel = inputs.selection
 		r.results += failed(sel.specs, sel.kinds, str(e))
@@ -365,7 +370,7 @@ def build(r: Run, b: Boots) -> None:
 			b.layout, b.src, selftests=False)), r.st)
 		b.built = True
 	except KconformError as e:
-		r.rep.errors.append(str(e))
+		r.rep.fail('build', str(e))
 		r.results += failed(p.kunit + p.kselftest + p.bench,
 				    r.inputs.selection.kinds, str(e))
 
@@ -427,7 +432,7 @@ def userspace(r: Run, b: Boots) -> None:
 				b.run_list = guest.targets(p.kselftest)
 		b.userspace = True
 	except KconformError as e:
-		r.rep.errors.append(str(e))
+		r.rep.fail('userspace', str(e))
 		r.results += failed(p.kselftest + p.bench,
 				    [k for k in sel.kinds if k != Kind.KUNIT], str(e))
 
@@ -518,7 +523,7 @@ def parse(inputs: Inputs, kind: str) -> Tuple[int, report.RunReport]:
 				results += bench.suites(sections, [], False)
 			results[:] = sel.only(results)
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
-		rep.errors.append(describe(e))
+		rep.fail('parse', describe(e), stopped(e))
 	return finish(rep, results, st, inputs), rep
 
 
@@ -530,10 +535,10 @@ def _fixes_verdicts(rep: report.RunReport, results: List[Suite]
 	try:
 		fix_list = fixes.load(layout.patches, layout.series())
 	except KconformError as e:	# results are written whatever it says
-		rep.errors.append(str(e))
+		rep.fail('finish', str(e))
 		fix_list = []
 	applied = rep.kernel.get('fixes', 'apply') == 'apply'
-	rep.fixes = fixes.verdicts(fix_list, results, applied, 'package' in rep.kernel)
+	rep.fixes = fixes.verdicts(fix_list, results, applied, rep.package is not None)
 	return fix_list, applied
 
 
@@ -554,7 +559,7 @@ def decide(rep: report.RunReport, results: List[Suite], st: Stages,
 		verdict.problems += fixes.proof(rep.fixes, verdict.new_failures +
 						verdict.new_passes + verdict.appeared +
 						verdict.vanished)
-	rep.gate = verdict.to_json()
+	rep.verdict = verdict
 	return verdict
 
 
@@ -567,8 +572,8 @@ def finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	report.write_junit(rep, out / 'junit.xml')
 	if inputs.kcidb:
 		kcidb.write(rep, inputs.kcidb)
-	table = report.summary(rep, verdict.marks) + \
-		fixes.lines(rep.fixes, rep.kernel['source'] if 'package' in rep.kernel
+	table = report.summary(rep) + \
+		fixes.lines(rep.fixes, rep.kernel['source'] if rep.package is not None
 			    else '') + \
 		rep.coverage_lines
 	for line in table:

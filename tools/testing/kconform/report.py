@@ -12,9 +12,18 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from . import bench
+from .gate import Verdict
 from .model import BAD, Case, Status, Suite
 
 SCHEMA = 1
+
+
+@dataclass(frozen=True)
+class StageError:
+	"""What ended a stage, and which stage it was."""
+	stage: str
+	message: str
+	signal: bool = False	# a SIGINT or SIGTERM: a matrix or bisect stops too
 
 
 @dataclass
@@ -23,11 +32,33 @@ class RunReport:
 	accel: str
 	suites: List[Suite] = field(default_factory=list)
 	stages: Dict[str, float] = field(default_factory=dict)
-	errors: List[str] = field(default_factory=list)
-	gate: Dict[str, Any] = field(default_factory=dict)	# gate.Verdict.to_json
+	stage_errors: List[StageError] = field(default_factory=list)
+	verdict: Optional[Verdict] = None	# the gate's, with its marks
 	fixes: List[Dict[str, Any]] = field(default_factory=list)	# fixes.verdicts
 	coverage: List[Dict[str, Any]] = field(default_factory=list)	# coverage.Row
 	coverage_lines: List[str] = field(default_factory=list)	# the summary's table
+
+	@property
+	def errors(self) -> List[str]:
+		return [e.message for e in self.stage_errors]
+
+	@property
+	def gate(self) -> Dict[str, Any]:
+		return self.verdict.to_json() if self.verdict else {}
+
+	@property
+	def package(self) -> Optional[Dict[str, Any]]:
+		"""The package whose kernel was booted (--image), or None."""
+		pkg: Optional[Dict[str, Any]] = self.kernel.get('package')
+		return pkg
+
+	@property
+	def stopped(self) -> bool:
+		"""Did a signal end the run?"""
+		return any(e.signal for e in self.stage_errors)
+
+	def fail(self, stage: str, message: str, signal: bool = False) -> None:
+		self.stage_errors.append(StageError(stage, message, signal))
 
 	def totals(self) -> Dict[str, int]:
 		t = {s.value: 0 for s in Status}
@@ -150,12 +181,12 @@ def slowest(report: RunReport, n: int = 5) -> List[str]:
 		for d, s, c in timed[:n]]
 
 
-def summary(report: RunReport,
-	    marks: Optional[Mapping[Tuple[str, str, str], str]] = None) -> List[str]:
+def summary(report: RunReport) -> List[str]:
 	"""A table per suite, in the gate's words: a failure that a known issue
 	accepts reads `accepted`, a case that passed only on a rerun `flaky`;
 	failures come with the first lines of their message."""
-	marks = marks or {}
+	marks: Mapping[Tuple[str, str, str], str] = \
+		report.verdict.marks if report.verdict else {}
 	out = []
 	for s in report.suites:
 		words = [marks.get((s.kind, s.name, c.name), c.status.value)

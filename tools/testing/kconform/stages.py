@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import ContextManager, Dict, Iterator, Protocol
+from typing import ContextManager, Dict, Iterator, Optional, Protocol
 
 
 class StageLog(Protocol):
@@ -19,6 +19,7 @@ class Stages:
 
 	def __init__(self) -> None:
 		self.times: Dict[str, float] = {}
+		self.failed: Optional[str] = None	# the stage an exception ended
 
 	@contextlib.contextmanager
 	def stage(self, name: str, what: str) -> Iterator[None]:
@@ -29,6 +30,7 @@ class Stages:
 		except BaseException:
 			dt = time.monotonic() - start
 			self.times[name] = self.times.get(name, 0.0) + dt
+			self.failed = self.failed or name
 			print(f'kconform: {name}: FAILED after {dt:.1f} s', flush=True)
 			raise
 		dt = time.monotonic() - start

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Set, Tuple
 
 from unittest import mock
 
-from kconform import cli, deps, inputs, kcidb, kunitrun, pipeline, report, suites
+from kconform import cli, deps, gate, inputs, kcidb, kunitrun, pipeline, report, suites
 from kconform.model import Case, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
@@ -337,7 +337,7 @@ class KcidbTest(unittest.TestCase):
 		rep = report.RunReport({'source': 'linux-source-6.1', 'version': '6.1.192',
 					'series_sha256': 'ab' * 32, 'variant': 'debug'},
 				       'tcg', [ku, ks, be], {'build': 500.0})
-		rep.gate = {'accepted': ['kselftest:tcp_ehash:t/global.slow (r; until 2027-01-01)']}
+		rep.verdict = gate.Verdict(accepted=['kselftest:tcp_ehash:t/global.slow (r; until 2027-01-01)'])
 		data = kcidb.convert(rep)
 		self.validate(data)
 		self.assertEqual(data['checkouts'][0]['patchset_hash'], 'ab' * 32)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from kconform import applicable, cli, inputs, kernels, pipeline, report, suites, tree
+from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree
 
 KNOWN = Path(__file__).parent / 'test_data' / 'gate' / 'known_none.toml'
 
@@ -44,3 +44,26 @@ class PlanTest(unittest.TestCase):
 		self.assertIn('patch 0501-genl.patch does not apply (rejected)',
 			      netlink['message'])
 		self.assertEqual(len(rep['not_applicable']), len(every))
+
+
+class StageErrorTest(unittest.TestCase):
+
+	def test_an_error_names_the_stage_it_ended(self) -> None:
+		out = Path(tempfile.mkdtemp())
+		args = cli.parser().parse_args(['run', '--out', str(out),
+						'--known-issues', str(KNOWN)])
+		registry = suites.load(inputs.REPO)
+
+		def broken(r: pipeline.Run) -> None:
+			with r.st.stage('build', 'the kernel'):
+				raise KeyboardInterrupt
+
+		with mock.patch.object(pipeline, 'stages', broken), \
+				mock.patch.object(deps, 'ensure', lambda packages: None):
+			rc, rep = pipeline.run(inputs.check(args, registry), registry)
+		self.assertEqual(rc, 1)
+		self.assertEqual([(e.stage, e.signal) for e in rep.stage_errors],
+				 [('build', True)])
+		self.assertTrue(rep.stopped)
+		self.assertEqual(report.read(out / 'results.json')['errors'],
+				 ['interrupted (SIGINT): results so far are kept'])

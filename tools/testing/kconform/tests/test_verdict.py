@@ -144,8 +144,8 @@ class SummaryTest(unittest.TestCase):
 		suites = console_suites('kselftest_run2.log')
 		v = gate.decide(suites, known, None, TODAY)
 		rep = report.RunReport({'source': 's', 'version': 'v', 'series_sha256': ''},
-				       'tcg', suites)
-		table = report.summary(rep, v.marks)
+				       'tcg', suites, verdict=v)
+		table = report.summary(rep)
 		self.assertEqual(table[0], '== kselftest tcp_ehash: ACCEPTED (1 pass, 0 fail, '
 			   '0 skip, 0 crash, 0 timeout, 1 accepted)')
 		self.assertRegex(table[2], r'tcp_ehash_test/global.fallback\s+accepted  ')
