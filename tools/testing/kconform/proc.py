@@ -96,9 +96,6 @@ def run(argv: Sequence[str], log: Path, timeout: float,
 	stop_when ends the run early (as a success) once a line holds it.
 	"""
 	log.parent.mkdir(parents=True, exist_ok=True)
-	full_env = dict(os.environ)
-	if env:
-		full_env.update(env)
 	start = time.monotonic()
 	lines: List[str] = []
 	times: List[float] = []
@@ -106,19 +103,7 @@ def run(argv: Sequence[str], log: Path, timeout: float,
 	with open(log, 'w', encoding='utf-8', errors='replace') as out:
 		out.write('$ ' + ' '.join(shlex.quote(a) for a in argv) + '\n')
 		out.flush()
-		# No signal between the start and the registration of the group.
-		blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
-		try:
-			proc = subprocess.Popen(list(argv), cwd=cwd, env=full_env,
-						stdin=subprocess.DEVNULL,
-						stdout=subprocess.PIPE,
-						stderr=subprocess.STDOUT,
-						start_new_session=True)
-			_LIVE.add(proc.pid)
-		except OSError as e:
-			raise KconformError(f'cannot run {argv[0]}: {e}') from e
-		finally:
-			signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+		proc = _start(argv, cwd, env)
 		assert proc.stdout is not None
 
 		def reader() -> None:
@@ -135,20 +120,8 @@ def run(argv: Sequence[str], log: Path, timeout: float,
 					seen.set()
 		thread = threading.Thread(target=reader, daemon=True)
 		thread.start()
-		timed_out = False
-		deadline = start + timeout
 		try:
-			while proc.poll() is None:
-				if seen.is_set():
-					_kill(proc)
-					break
-				now = time.monotonic()
-				if now > deadline or idle is not None and \
-						now - (times[-1] if times else start) > idle:
-					timed_out = True
-					_kill(proc)
-					break
-				time.sleep(0.1)
+			timed_out = _watch(proc, start, start + timeout, idle, times, seen)
 		finally:
 			if proc.poll() is None:
 				_kill(proc)
@@ -160,6 +133,46 @@ def run(argv: Sequence[str], log: Path, timeout: float,
 	n = min(len(lines), len(times))	# a reader still stuck after join
 	return Run(list(argv), lines[:n], code, timed_out,
 		   time.monotonic() - start, log, times[:n])
+
+
+def _start(argv: Sequence[str], cwd: Optional[Path],
+	   env: Optional[Dict[str, str]]) -> 'subprocess.Popen[bytes]':
+	"""argv started in a process group of its own, known to the signal
+	handlers before any signal can arrive."""
+	full_env = dict(os.environ)
+	if env:
+		full_env.update(env)
+	# No signal between the start and the registration of the group.
+	blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+	try:
+		proc = subprocess.Popen(list(argv), cwd=cwd, env=full_env,
+					stdin=subprocess.DEVNULL,
+					stdout=subprocess.PIPE,
+					stderr=subprocess.STDOUT,
+					start_new_session=True)
+		_LIVE.add(proc.pid)
+	except OSError as e:
+		raise KconformError(f'cannot run {argv[0]}: {e}') from e
+	finally:
+		signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+	return proc
+
+
+def _watch(proc: 'subprocess.Popen[bytes]', start: float, deadline: float,
+	   idle: Optional[float], times: List[float], seen: threading.Event) -> bool:
+	"""Wait for proc; kill its group once stop_when was seen, at the
+	deadline or after idle seconds without output. Did it time out?"""
+	while proc.poll() is None:
+		if seen.is_set():
+			_kill(proc)
+			return False
+		now = time.monotonic()
+		if now > deadline or idle is not None and \
+				now - (times[-1] if times else start) > idle:
+			_kill(proc)
+			return True
+		time.sleep(0.1)
+	return False
 
 
 def _kill(proc: 'subprocess.Popen[bytes]') -> None:
