@@ -1,20 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """A run: its plan, then its stages, then the finish `run` and `parse` share.
 
-As kunit.py's run_tests is config -> build -> exec, a run is
+As kunit.py's run_tests is config -> build -> exec, a run is (the
+names are the stages' status lines and results.json `stages`)
 
-  kernel     the variant we build, or a package's kernel (--image)
-  extract    the pristine tree
-  patch      derive: the series and overlays onto it
-  plan       what runs, what is not applicable and why, the kernel's
-             command-line parameters, the timeouts (nothing built yet)
-  build      configure and build (or the package's kernel, unpacked)
-  run-kunit  the KUnit boot
-  userspace  the kselftests installed, the initramfs
-  run-kselftest, run-bench   the guest's boots
-  rerun      a suite with a failing case again, through the same boots
-  collect    what the kernel leaves after the boots (coverage)
-  finish     the gate, results.json, junit.xml, summary (parse too)
+  fetch          --image: the package's kernel, unpacked (kernels.py)
+  extract        the pristine tree
+  patch          derive(): the series and overlays onto it
+  (plan)         plan(): what runs, what is not applicable and why, the
+                 kernel's command-line parameters, the timeouts; nothing
+                 is built yet
+  configure, build (or kernel: a package's)   build()
+  probe          KVM or TCG (--accel auto)
+  run-kunit      kunit_stage(): the KUnit boot
+  userspace      userspace(): the kselftests installed, the initramfs
+  run-kselftest  kselftest_stage(); run-bench: bench_stage()
+  rerun          reruns(): a suite with a failing case, through the same
+                 boot functions
+  coverage       collect (the coverage variant)
+  finish()       the gate, results.json, junit.xml, summary (parse too)
 
 Each stage appends to the results as they come, so none are lost when a
 later one fails.
