@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 from . import listing
-from .model import NOT_APPLICABLE, Case, Kind, Status, Suite
+from .model import Case, Kind, Status, Suite
 
 WHOLE = '<suite>'	# the one case of a suite not applicable to the tree
+NOT_APPLICABLE = 'not applicable: '	# its message, before the reason
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,15 @@ class NotApplicable:
 	# reported whole, as one <suite> case (not applicable to the tree)
 	named: bool = True
 
+	@property
+	def message(self) -> str:
+		"""What the cases it marks say."""
+		return self.reason if self.named else NOT_APPLICABLE + self.reason
+
 
 def to_tree(kind: str, suite: str, why: str) -> NotApplicable:
 	"""A suite's kind that cannot run on the tree at all."""
-	return NotApplicable(kind, suite, '*', NOT_APPLICABLE + why, named=False)
+	return NotApplicable(kind, suite, '*', why, named=False)
 
 
 def whole(nas: Sequence[NotApplicable], kind: str, suite: str) -> bool:
@@ -75,12 +81,12 @@ def mark(results: List[Suite], nas: Sequence[NotApplicable],
 			suite.cases = [c for c in suite.cases if c.name != WHOLE]
 		for c in suite.cases:
 			if fnmatch.fnmatchcase(c.name, n.glob):
-				c.status, c.message = Status.SKIP, n.reason
+				c.status, c.message = Status.SKIP, n.message
 		have = {c.name for c in suite.cases}
-		suite.cases += [Case(name, Status.SKIP, n.reason)
+		suite.cases += [Case(name, Status.SKIP, n.message)
 				for name in names.get((n.kind, n.suite), ['*'])
 				if fnmatch.fnmatchcase(name, n.glob) and name not in have]
 		if n.glob == '*':
-			suite.status, suite.message = Status.PASS, n.reason
+			suite.status, suite.message = Status.PASS, n.message
 		suite.settle()
 	return results

@@ -24,9 +24,6 @@ class Status(str, enum.Enum):
 
 
 BAD = (Status.FAIL, Status.CRASH, Status.TIMEOUT)
-# A suite that cannot run on the tree (its code missing, a hook patch
-# that does not apply) is skipped with this message prefix.
-NOT_APPLICABLE = 'not applicable: '
 
 
 def runner_made(name: str) -> bool:
@@ -76,13 +73,6 @@ class Suite:
 				self.status = Status.FAIL if bad == Status.FAIL else bad
 				return
 		self.status = Status.SKIP if statuses == {Status.SKIP} else Status.PASS
-
-	@property
-	def not_applicable(self) -> str:
-		"""Why the suite cannot run on this tree, or ''."""
-		if self.status == Status.SKIP and self.message.startswith(NOT_APPLICABLE):
-			return self.message[len(NOT_APPLICABLE):]
-		return ''
 
 	def fail_all(self, status: Status, message: str) -> None:
 		"""Mark the suite bad; cases with no verdict yet get the message."""

@@ -269,8 +269,8 @@ def derive(r: Run) -> Optional[Boots]:
 	gjob, kjob = jobs(inputs, kern, src, layout)
 	p = plan(inputs, r.registry, kern, src, gjob, kjob)
 	# the suites not applicable to the tree come first, as they are known
-	r.results += mark([], dataclasses.replace(p, not_applicable=[
-		n for n in p.not_applicable if not n.named]))
+	r.rep.not_applicable = [n for n in p.not_applicable if not n.named]
+	r.results += mark([], dataclasses.replace(p, not_applicable=r.rep.not_applicable))
 	gjob.cmdline = ' '.join(p.params)
 	return Boots(kern, src, layout, fix_list, digest, gjob, kjob, p)
 

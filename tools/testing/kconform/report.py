@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from . import bench
+from .applicable import NotApplicable
 from .gate import Verdict
 from .model import BAD, Case, Status, Suite
 
@@ -34,6 +35,8 @@ class RunReport:
 	stages: Dict[str, float] = field(default_factory=dict)
 	stage_errors: List[StageError] = field(default_factory=list)
 	verdict: Optional[Verdict] = None	# the gate's, with its marks
+	# the suites not applicable to the tree, reported whole
+	not_applicable: List[NotApplicable] = field(default_factory=list)
 	fixes: List[Dict[str, Any]] = field(default_factory=list)	# fixes.verdicts
 	coverage: List[Dict[str, Any]] = field(default_factory=list)	# coverage.Row
 	coverage_lines: List[str] = field(default_factory=list)	# the summary's table
@@ -83,9 +86,8 @@ class RunReport:
 			'errors': self.errors,
 			'gate': self.gate,
 			'fixes': self.fixes,
-			'not_applicable': [{'kind': s.kind, 'suite': s.name,
-					    'reason': s.not_applicable}
-					   for s in self.suites if s.not_applicable],
+			'not_applicable': [{'kind': n.kind, 'suite': n.suite,
+					    'reason': n.reason} for n in self.not_applicable],
 			**({'coverage': self.coverage} if self.coverage else {}),
 		}
 
@@ -187,12 +189,13 @@ def summary(report: RunReport) -> List[str]:
 	failures come with the first lines of their message."""
 	marks: Mapping[Tuple[str, str, str], str] = \
 		report.verdict.marks if report.verdict else {}
+	whole = {(n.kind, n.suite) for n in report.not_applicable}
 	out = []
 	for s in report.suites:
 		words = [marks.get((s.kind, s.name, c.name), c.status.value)
 			 for c in s.cases]
 		counts = {w: words.count(w) for w in set(words)}
-		head = 'NOT APPLICABLE' if s.not_applicable else s.status.value.upper()
+		head = 'NOT APPLICABLE' if (s.kind, s.name) in whole else s.status.value.upper()
 		if not any(w in counts for w in ('fail', 'crash', 'timeout')):
 			if 'carries the bug' in counts:
 				head = 'CARRIES A FIXED BUG'

@@ -33,7 +33,9 @@ class PlanTest(unittest.TestCase):
 			plan = pipeline.plan(inp, registry, kern, src, gjob, kjob)
 		self.assertEqual((plan.kunit, plan.kselftest, plan.runnable), ([], [], []))
 		got = pipeline.mark([], plan)
-		rep = report.as_json(report.RunReport(kernel={}, accel='tcg', suites=got))
+		whole = [n for n in plan.not_applicable if not n.named]
+		rep = report.as_json(report.RunReport(kernel={}, accel='tcg', suites=got,
+						      not_applicable=whole))
 		every = [(k.value, n) for s in registry for k in suites.KINDS for n in s.names(k)]
 		self.assertEqual([(s['kind'], s['name']) for s in rep['suites']], every)
 		netlink = next(s for s in rep['suites'] if s['name'] == 'netlink_intro')
@@ -43,7 +45,10 @@ class PlanTest(unittest.TestCase):
 							      'code is missing: '))
 		self.assertIn('patch 0501-genl.patch does not apply (rejected)',
 			      netlink['message'])
-		self.assertEqual(len(rep['not_applicable']), len(every))
+		self.assertEqual([(n['kind'], n['suite']) for n in rep['not_applicable']], every)
+		self.assertIn('== kselftest netlink_intro: NOT APPLICABLE (0 pass',
+			      '\n'.join(report.summary(report.RunReport(
+				      kernel={}, accel='tcg', suites=got, not_applicable=whole))))
 
 
 class StageErrorTest(unittest.TestCase):
