@@ -387,7 +387,7 @@ def kunit_stage(r: Run, b: Boots) -> List[Suite]:
 	counts = {st_: sum(1 for s in got for c in s.cases if c.status == st_)
 		  for st_ in Status}
 	print(f'kconform: kunit: {counts[Status.PASS]} passed, '
-	      f'{sum(counts[b] for b in (Status.FAIL, Status.CRASH, Status.TIMEOUT))} '
+	      f'{sum(counts[bad] for bad in (Status.FAIL, Status.CRASH, Status.TIMEOUT))} '
 	      f'not passed, {counts[Status.SKIP]} skipped (before known issues)',
 	      flush=True)
 	return got
