@@ -508,9 +508,6 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	    inputs: Inputs, args: argparse.Namespace) -> int:
 	rep.suites = results
 	rep.stages = st.times
-	baseline = inputs.baseline
-	if baseline is not None:
-		baseline = {k: v for k, v in baseline.items() if inputs.selection.wants(*k)}
 	layout = tree.Layout(REPO)
 	try:
 		fix_list = fixes.load(layout.patches, layout.series())
@@ -519,10 +516,11 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 		fix_list = []
 	applied = rep.kernel.get('fixes', 'apply') == 'apply'
 	rep.fixes = fixes.verdicts(fix_list, results, applied, 'package' in rep.kernel)
-	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
+	verdict = gate.decide(results, inputs.known, inputs.baseline, datetime.date.today(),
 			      rep.kernel.get('version', '?'), rep.accel,
 			      getattr(args, 'fail_on_flaky', False),
-			      fixes.findings(fix_list, results, applied))
+			      fixes.findings(fix_list, results, applied),
+			      gate.scope(inputs.selection, results))
 	if getattr(args, 'prove_fixes', False):
 		verdict.problems += fixes.proof(rep.fixes, verdict.new_failures +
 						verdict.new_passes + verdict.appeared +

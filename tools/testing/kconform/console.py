@@ -33,9 +33,13 @@ REPORT_STARTS = (
 	r'list_(add|del) corruption',
 	r'unreferenced object 0x',	# kmemleak
 	r'kconform: kmemleak could not scan',	# init: kmemleak disabled itself
-	r'(rcu: )?INFO: rcu_\w+ (self-)?detected stall',
-	r'INFO: task \S+ blocked for more than',
+	r'(rcu: )?INFO: rcu_\w+ (self-)?detected (expedited )?stall',
+	r'INFO: task .+:\d+ blocked for more than',	# the name may hold spaces
+	r'INFO: trying to register non-static key',	# lockdep
 	r'(NMI )?watchdog: Watchdog detected hard LOCKUP',
+	r'sysfs: cannot create duplicate filename',
+	r'kmemleak: \d+ new suspected memory leaks',	# a scan someone else ran
+	r'unregister_netdevice: waiting for \S+ to become free',
 )
 REPORTS = re.compile('^(' + '|'.join(REPORT_STARTS) + ')')
 # The end of a report; one whose first line was lost is still a report.
@@ -46,6 +50,17 @@ OOPS_LEADS = re.compile(r'^(BUG: (kernel NULL pointer|unable to handle)|'
 			r'kernel BUG at |Unable to handle kernel )')
 OOPS = re.compile(r'^(Oops: |.*: [0-9a-f]{4} \[#\d+\])')
 OOPS_WITHIN = 10
+# A stack dump outside every report that starts above: a report of its
+# own, whose first line is the one above dump_stack()'s preamble.
+CALL_TRACE = re.compile(r'^Call Trace:')
+PREAMBLE = re.compile(r'^(\s|$|CPU: |Hardware name: |Workqueue: |Modules linked in:|'
+		      r'RIP: |Code: |RSP: |RAX: |RDX: |RBP: |R\d+: |FS: |CS: |'
+		      r'CR2: |DR\d: |Tainted: |task:|<TASK>)')
+PREAMBLE_SPAN = 15
+# Stack dumps that inform rather than report a bug: the OOM killer at
+# work, an allocation failure the caller handles (warn_alloc()).
+INFORMS = re.compile(r'.*( invoked oom-killer: |: page allocation failure: |'
+		     r': vmalloc error: )')
 REPORTED = 'kernel report in the console:\n'
 EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
@@ -71,7 +86,11 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 	start: Optional[int] = None	# of the report still open
 	leads: Optional[int] = None	# of a fault an oops line may follow
 	for n, (_, text) in enumerate(lines):
-		if REPORT_END.match(text):
+		if CALL_TRACE.match(text) and (start is None or n - start > REPORT_SPAN):
+			start = _header(lines, n)
+			if not INFORMS.match(lines[start][1]):
+				found.append(start)
+		elif REPORT_END.match(text):
 			if start is None or n - start > REPORT_SPAN:
 				found.append(n)
 			start = None
@@ -84,6 +103,16 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 			start = n
 			leads = n if OOPS_LEADS.match(text) else None
 	return found
+
+
+def _header(lines: Sequence[ktap.Line], n: int) -> int:
+	"""The line above the preamble of the stack dump at n, or n."""
+	for m in range(n - 1, max(-1, n - PREAMBLE_SPAN), -1):
+		text = lines[m][1]
+		if not PREAMBLE.match(text):
+			return m if not text.startswith('#') and \
+				not ktap.is_result(text) else n
+	return n
 
 
 def excerpt(lines: Sequence[ktap.Line], n: int) -> str:
