@@ -50,8 +50,9 @@ OOPS_LEADS = re.compile(r'^(BUG: (kernel NULL pointer|unable to handle)|'
 			r'kernel BUG at |Unable to handle kernel )')
 OOPS = re.compile(r'^(Oops: |.*: [0-9a-f]{4} \[#\d+\])')
 OOPS_WITHIN = 10
-# A stack dump outside every report that starts above: a report of its
-# own, whose first line is the one above dump_stack()'s preamble.
+# A stack dump outside every report that starts above (or a second one
+# in it): a report of its own, whose first line is the one above
+# dump_stack()'s preamble.
 CALL_TRACE = re.compile(r'^Call Trace:')
 PREAMBLE = re.compile(r'^(\s|$|CPU: |Hardware name: |Workqueue: |Modules linked in:|'
 		      r'RIP: |Code: |RSP: |RAX: |RDX: |RBP: |R\d+: |FS: |CS: |'
@@ -85,11 +86,14 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 	found: List[int] = []
 	start: Optional[int] = None	# of the report still open
 	leads: Optional[int] = None	# of a fault an oops line may follow
+	traced = False			# the open report printed its stack
 	for n, (_, text) in enumerate(lines):
-		if CALL_TRACE.match(text) and (start is None or n - start > REPORT_SPAN):
-			start = _header(lines, n)
-			if not INFORMS.match(lines[start][1]):
-				found.append(start)
+		if CALL_TRACE.match(text):
+			if start is None or n - start > REPORT_SPAN or traced:
+				start = _header(lines, n)
+				if not INFORMS.match(lines[start][1]):
+					found.append(start)
+			traced = True
 		elif REPORT_END.match(text):
 			if start is None or n - start > REPORT_SPAN:
 				found.append(n)
@@ -101,6 +105,7 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 				continue
 			found.append(n)
 			start = n
+			traced = False
 			leads = n if OOPS_LEADS.match(text) else None
 	return found
 
