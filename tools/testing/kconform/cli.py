@@ -530,7 +530,7 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	report.write_json(rep, out / 'results.json')
 	report.write_junit(rep, out / 'junit.xml')
 	if getattr(args, 'kcidb', None):
-		kcidb.write(rep, Path(args.kcidb))
+		kcidb.write(rep, verdict, Path(args.kcidb))
 	table = report.summary(rep, verdict.marks) + \
 		fixes.lines(rep.fixes, rep.kernel['source'] if 'package' in rep.kernel
 			    else '') + \

@@ -31,7 +31,8 @@ RUN_PACKAGES = (
 	# bench.write_plot, whatever interpreter runs kconform)
 	'python3-matplotlib',
 )
-TEST_PACKAGES = ('python3-mypy',)
+# the KCIDB output checked against kcidb-io's JSON schema
+TEST_PACKAGES = ('python3-mypy', 'python3-jsonschema')
 # make coverage: the report (geninfo, genhtml; llvm-cov is llvm's) and
 # the screenshot of it that checks it renders (headless chromium)
 COVERAGE_PACKAGES = ('lcov', 'llvm', 'chromium')
