@@ -67,6 +67,7 @@ EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
 REPORT_SPAN = 400		# lines from a report's start to its end at most
 EXCERPTS_KEPT = 3		# per kind of report; the rest are counted
+LINE_KEPT = 500			# characters of one line of an excerpt
 
 
 _LINUX_VERSION = re.compile(r'Linux version (\S+)')
@@ -122,7 +123,7 @@ def _header(lines: Sequence[ktap.Line], n: int) -> int:
 
 def excerpt(lines: Sequence[ktap.Line], n: int) -> str:
 	chunk = lines[max(0, n - EXCERPT_BEFORE):n + EXCERPT_AFTER]
-	return '\n'.join(t for _, t in chunk)
+	return '\n'.join(ktap.cut(t, LINE_KEPT) for _, t in chunk)
 
 
 _HEX = re.compile(r'\b(0x)?[0-9a-f]*\d[0-9a-f]*\b')
@@ -144,7 +145,7 @@ def report_cases(lines: Sequence[ktap.Line], found: Sequence[int]) -> List[Case]
 		groups.setdefault(signature(lines[n][1]), []).append(n)
 	cases = []
 	for where in groups.values():
-		head = lines[where[0]][1]
+		head = ktap.cut(lines[where[0]][1], LINE_KEPT)
 		if len(where) > 1:
 			head += (f' (and {len(where) - 1} more like it; the first '
 				 f'{min(len(where), EXCERPTS_KEPT)} follow)')

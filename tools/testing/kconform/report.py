@@ -15,6 +15,7 @@ from . import bench
 from .model import BAD, Case, Status, Suite
 
 SCHEMA = 1
+NAME_WIDTH = 60		# of the summary's name column; a longer name overflows
 
 
 @dataclass
@@ -104,12 +105,15 @@ def write_json(report: RunReport, path: Path) -> None:
 def write_junit(report: RunReport, path: Path) -> None:
 	root = ET.Element('testsuites', name='kconform')
 	for s in report.suites:
-		bad = sum(1 for c in s.cases if c.status in BAD)
+		# JUnit: a failure is a test that failed, an error one that
+		# could not finish (crash, timeout)
+		failed = sum(1 for c in s.cases if c.status == Status.FAIL)
+		errors = sum(1 for c in s.cases if c.status in BAD) - failed
 		skipped = sum(1 for c in s.cases if c.status == Status.SKIP)
 		suite = printable(f'{s.kind}.{s.name}')
 		el = ET.SubElement(root, 'testsuite', name=suite,
-				   tests=str(len(s.cases)), failures=str(bad),
-				   skipped=str(skipped))
+				   tests=str(len(s.cases)), failures=str(failed),
+				   errors=str(errors), skipped=str(skipped))
 		for c in s.cases:
 			tc = ET.SubElement(el, 'testcase', name=printable(c.name),
 					   classname=suite)
@@ -119,7 +123,8 @@ def write_junit(report: RunReport, path: Path) -> None:
 			if c.status == Status.SKIP:
 				ET.SubElement(tc, 'skipped', message=message)
 			elif c.status in BAD:
-				f = ET.SubElement(tc, 'failure', type=c.status.value,
+				f = ET.SubElement(tc, 'failure' if c.status == Status.FAIL
+						  else 'error', type=c.status.value,
 						  message=message.split('\n', 1)[0])
 				f.text = message
 	ET.ElementTree(root).write(path, encoding='unicode', xml_declaration=True)
@@ -156,7 +161,7 @@ def summary(report: RunReport,
 		parts += [f'{counts[w]} {w}' for w in ('accepted', 'flaky', 'carries the bug')
 			  if w in counts]
 		out.append(f'== {s.kind} {s.name}: {head} ({", ".join(parts)})')
-		width = max((len(c.name) for c in s.cases), default=10)
+		width = min(NAME_WIDTH, max((len(c.name) for c in s.cases), default=10))
 		for c, word in zip(s.cases, words):
 			line = f'   {c.name:<{width}}  {word}'
 			if c.metrics:

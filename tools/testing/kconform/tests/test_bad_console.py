@@ -9,10 +9,11 @@ import io
 import json
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import List, Tuple
 
-from kconform import cli, console, fixes, gate, ktap, suites
+from kconform import bench, cli, console, fixes, gate, ktap, report, suites
 from kconform.model import Case, Status, Suite
 
 from .test_console import DATA, by_name, cases
@@ -199,6 +200,54 @@ class CutLineTest(unittest.TestCase):
 		self.assertEqual(set(got), {'tcp_ehash'})
 		self.assertEqual(cases(got['tcp_ehash']),
 				 {'tcp_ehash_test/global.loopback': Status.FAIL})
+
+
+class OutputTest(unittest.TestCase):
+	"""What the outputs make of odd but possible results."""
+
+	def test_a_bench_metric_of_zero(self) -> None:
+		rows = [dict.fromkeys(bench.EHASH_KEYS, 0.0), dict.fromkeys(bench.EHASH_KEYS, 1.0)]
+		rows[1]['chain'] = 2.0
+		self.assertIn('from 0', bench.shape(rows)[0])
+
+	def test_junit_counts_errors(self) -> None:
+		s = Suite('tcp_ehash', 'kunit', [Case('a', Status.CRASH, 'oops'),
+						 Case('b', Status.FAIL, 'no'),
+						 Case('c', Status.TIMEOUT, 'late')])
+		path = Path(tempfile.mkdtemp()) / 'junit.xml'
+		report.write_junit(report.RunReport({}, 'tcg', [s]), path)
+		el = ET.parse(path).getroot().find('testsuite')
+		assert el is not None
+		self.assertEqual((el.get('failures'), el.get('errors')), ('1', '2'))
+		self.assertEqual(len(el.findall('testcase/error')), 2)
+
+	def test_a_huge_line_beside_a_warning_is_cut(self) -> None:
+		raw = ['TAP version 13', '1..1', '# selftests: tcp_ehash: t',
+		       '# TAP version 13', '# 1..1', '# ' + 'x' * 3_000_000,
+		       '[    1.000000] WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2',
+		       '# ok 1 a', 'ok 1 selftests: tcp_ehash: t']
+		s = by_name(console.suites_from_console(raw, 'kselftest', [], False,
+							'<guest boot>'))['tcp_ehash']
+		self.assertEqual(s.status, Status.CRASH)
+		self.assertLess(len(s.message), 20_000)
+		self.assertLess(max(len(c.message) for c in s.cases), 20_000)
+
+	def test_a_long_case_name_pads_no_other_row(self) -> None:
+		s = Suite('tcp_ehash', 'kunit', [Case('a', Status.PASS),
+						 Case('n' * 10_000, Status.PASS)])
+		lines = report.summary(report.RunReport({}, 'tcg', [s]))
+		self.assertLess(len(lines[1]), 100)
+
+	def test_totals_and_the_last_line_say_the_same(self) -> None:
+		s = Suite('bpf_user_ringbuf', 'kselftest', [Case('a', Status.PASS),
+							    Case('guard', Status.FAIL, 'bug')])
+		rep = report.RunReport({}, 'tcg', [s])
+		v = gate.decide([s], [], None, TODAY,
+				findings={('kselftest', 'bpf_user_ringbuf', 'guard')})
+		self.assertTrue(v.ok)
+		self.assertEqual(v.counts, rep.totals())
+		self.assertTrue(v.lines()[-1].startswith('1 passed, 1 failed, 0 skipped'),
+				v.lines()[-1])
 
 
 if __name__ == '__main__':
