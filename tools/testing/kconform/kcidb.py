@@ -96,14 +96,14 @@ def _issues(rep: RunReport, verdict: Verdict) -> Tuple[
 			'misc': {'until': str(k.until), 'intermittent': k.intermittent}})
 		return iid
 
-	for key, k in verdict.accepted_by.items():
-		by_case.setdefault(key, []).append(known(k))
+	for accepted, k in verdict.accepted_by.items():
+		by_case.setdefault(accepted, []).append(known(k))
 	carried = {key_name(key): key for key, mark in verdict.marks.items()
 		   if mark == 'carries the bug'}
 	for fix in rep.fixes:
 		for name in fix.get('failing', []):
 			key = carried.get(name)
-			if key is None:
+			if key is None:		# a guard that is no finding
 				continue
 			who = fix.get('component', '')
 			iid = f'{ORIGIN}:fix-{_digest(fix["patch"], who)}'
