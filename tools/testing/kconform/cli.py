@@ -14,7 +14,6 @@ import fnmatch
 import json
 import os
 import re
-import shlex
 import shutil
 import sys
 import time
@@ -24,7 +23,8 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
 from . import (archive, bench, bisect, console, deps, export, fixes, gate, guest,
-	       image, kcidb, kernels, kunitrun, listing, matrix, proc, report, suites, tree)
+	       image, kcidb, kernels, kunitrun, listing, matrix, preflight, proc, report,
+	       suites, tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -249,6 +249,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 		for line in listing.lines(REPO, inputs.selection):
 			print(line)
 		return 0
+	preflight.run(args, inputs.out, inputs.variant, inputs.baseline, inputs.selection.kinds)
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
 	use_ccache()
@@ -268,7 +269,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
 	for png in bench.write_plots(results, inputs.out):
 		print(f'kconform: plot {png}', flush=True)
-	return _finish(rep, results, st, inputs, args)
+	with preflight.writing():
+		return _finish(rep, results, st, inputs, args)
 
 
 def _fixes_mode(args: argparse.Namespace) -> str:
@@ -520,7 +522,7 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 			      rep.kernel.get('version', '?'), rep.accel,
 			      getattr(args, 'fail_on_flaky', False),
 			      fixes.findings(fix_list, results, applied),
-			      gate.scope(inputs.selection, results))
+			      gate.scope(inputs.selection, results), rep.errors)
 	if getattr(args, 'prove_fixes', False):
 		verdict.problems += fixes.proof(rep.fixes, verdict.new_failures +
 						verdict.new_passes + verdict.appeared +
@@ -549,8 +551,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 	"""A console log saved elsewhere, through the same parser and gate."""
 	registry = suites.load(REPO)
 	inputs = check_inputs(args, registry)
-	text = gate.read_text(Path(args.log), 'LOG')
-	raw = text.splitlines()
+	raw = preflight.parse(args, inputs.out, inputs.baseline)
 	expected = inputs.selection.expected(args.kind[0]) if args.suite else []
 	rep = report.RunReport(kernel={'source': f'console log {args.log}',
 				       'version': console.kernel_version(raw),
@@ -571,7 +572,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
 			results[:] = inputs.selection.only(results)
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
 		rep.errors.append(_describe(e))
-	return _finish(rep, results, st, inputs, args)
+	with preflight.writing():
+		return _finish(rep, results, st, inputs, args)
 
 
 def cmd_series(args: argparse.Namespace) -> int:
@@ -640,7 +642,7 @@ def _stopped(path: Path) -> bool:
 def cmd_matrix(args: argparse.Namespace) -> int:
 	"""One run per release, then the table of what differs."""
 	out = _out_dir(args.out)
-	extra = shlex.split(args.run_args)
+	extra = preflight.run_args(args)
 	for r in args.releases:
 		try:
 			matrix.run_args(r)
@@ -656,7 +658,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 		if not args.no_run:
 			print(f'kconform: matrix: {r} ...', flush=True)
 			start = time.monotonic()
-			main(['run', *matrix.run_args(r), '--out', str(folder), *extra])
+			if main(['run', *matrix.run_args(r), '--out', str(folder), *extra]) == 2:
+				return 2	# it refused an argument: so would the next
 			wall = round(time.monotonic() - start, 1)
 			folder.mkdir(parents=True, exist_ok=True)
 			wall_file.write_text(json.dumps({'wall_s': wall}) + '\n')
@@ -686,8 +689,8 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 	patches = [_patch_file(p) for p in args.patch or []]
 	if not patches:
 		raise InputError('bisect needs the stack: --patch A --patch B ...')
+	extra = preflight.bisect(args)
 	out = _out_dir(args.out)
-	extra = shlex.split(args.run_args)
 	picked = [a for name in args.suite or [] for a in ('--suite', name)] + \
 		[a for kind in args.kind or [] for a in ('--kind', kind)] + \
 		[a for glob in args.case or [] for a in ('--case', glob)]

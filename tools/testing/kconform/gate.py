@@ -29,6 +29,9 @@ from .model import BAD, InputError, Status, Suite
 from .suites import Selection
 
 Key = Tuple[str, str, str]
+Baseline = Dict[Key, str]		# an earlier run's cases and statuses
+# The most an input file may hold (a known-issues file, a results.json).
+READ_LIMIT = 64 << 20
 ACCEPTABLE = frozenset(s.value for s in BAD)
 ENTRY_KEYS: Dict[str, Any] = {'kind': str, 'suite': str, 'case': str, 'reason': str,
 	      'until': datetime.date, 'status': (str, list),
@@ -104,14 +107,21 @@ class KnownIssue:
 		return f'{self.reason}; until {self.until}'
 
 
-def read_text(path: Path, what: str) -> str:
-	"""A regular UTF-8 file's text, or an InputError naming it."""
+def read_text(path: Path, what: str, limit: int = READ_LIMIT,
+	      errors: str = 'strict') -> str:
+	"""A regular UTF-8 file's text (errors='replace': what is not UTF-8
+	replaced), at most limit bytes (a /dev/zero is refused, not read
+	until memory runs out), or an InputError naming it."""
 	if not path.exists():
 		raise InputError(f'{what} {path}: no such file')
 	if not path.is_file() and not str(path).startswith('/dev/'):
 		raise InputError(f'{what} {path}: not a regular file')
 	try:
-		return path.read_bytes().decode('utf-8')
+		with path.open('rb') as f:
+			data = f.read(limit + 1)
+		if len(data) > limit:
+			raise InputError(f'{what} {path}: larger than {limit >> 20} MiB')
+		return data.decode('utf-8', errors)
 	except UnicodeDecodeError as e:
 		raise InputError(f'{what} {path}: not UTF-8 ({e})') from e
 	except OSError as e:
@@ -170,7 +180,7 @@ def load_known(path: Path) -> List[KnownIssue]:
 		for n, item in enumerate(items, 1)]
 
 
-def load_baseline(path: Path) -> Dict[Key, str]:
+def load_baseline(path: Path) -> Baseline:
 	"""An earlier results.json as {(kind, suite, case): status}."""
 	text = read_text(path, '--baseline')
 	try:
@@ -325,12 +335,14 @@ def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
 	   baseline: Optional[Dict[Key, str]], today: datetime.date,
 	   kernel: str = '', accel: str = '', fail_on_flaky: bool = False,
 	   findings: Optional[Set[Key]] = None,
-	   scope: Optional[Callable[[Key], bool]] = None) -> Verdict:
+	   scope: Optional[Callable[[Key], bool]] = None,
+	   errors: Sequence[str] = ()) -> Verdict:
 	"""findings: bad cases that show a bug the run chose to leave in
 	(the guards of omitted fixes): reported, not counted as failures.
 	scope: the cases of both sides the baseline comparison is about
 	(what the run was asked for), None: all of them. A run that
-	reported no case at all fails: nothing ran, nothing passed."""
+	reported no case at all fails: nothing ran, nothing passed; so does
+	one that did not finish (errors: what stopped it, a signal)."""
 	v = Verdict(fail_on_flaky=fail_on_flaky)
 	findings = findings or set()
 	v.counts = {st.value: 0 for st in Status}
@@ -369,6 +381,8 @@ def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
 			v.fixed.append(f'{k.where} ({k.kind}:{k.suite}:{k.case}): '
 				       f'{", ".join(key_name(x) for x, _, _ in seen)} '
 				       f'now pass{"es" if len(seen) == 1 else ""} ({k.reason})')
+	v.problems += [f'the run did not finish: {e.splitlines()[0] if e else "?"}'
+		       for e in errors]
 	if not any(s.cases for s in suites):
 		v.problems.append('no test result at all: the console holds no '
 				  'KTAP/TAP result of a suite asked for (or none '
