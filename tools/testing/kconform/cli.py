@@ -764,7 +764,7 @@ def parser() -> argparse.ArgumentParser:
 		sp.add_argument('--fail-on-flaky', action='store_true',
 				help='a case that passed only on a rerun fails the gate')
 		sp.add_argument('--kcidb', metavar='FILE',
-				help='also write the run as KCIDB v5 JSON')
+				help='also write the run as KCIDB v5.3 JSON')
 		sp.add_argument('--fixes', choices=['apply', 'omit'],
 				help="the series' bug fixes (patches/fixes.toml): apply "
 				     '(default for linux-source-6.1) or omit them and '
