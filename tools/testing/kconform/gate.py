@@ -4,14 +4,16 @@
 known-issues.toml lists expected failures, each with a reason and an
 `until` date; after that date the failure counts again. An entry accepts
 only a `fail` unless it names the statuses it accepts (`status`), names
-its case (a glob that never matches the runner's own `<...>` cases unless
-it starts with `<` itself), may be scoped to a kernel version glob and an
+its case (a glob whose wildcards never match the runner's own `<...>`
+names, at any level: `prog/*` does not take `prog/<tap>`), may be scoped to a kernel version glob and an
 accelerator, and may be `intermittent`. An entry whose cases all pass is
 reported as fixed and fails the gate, so the file stays true.
 
 A baseline is an earlier results.json, read and checked before the run
 writes anything: the gate names new failures, new passes, and cases that
-appeared or vanished. New failures and vanished cases fail the gate.
+appeared or vanished, and passes that now skip, over the same cases on
+both sides (scope). New failures and vanished cases fail the gate, and
+so does a run that reported no case or did not finish.
 """
 
 from __future__ import annotations
