@@ -56,12 +56,13 @@ OOPS_WITHIN = 10
 CALL_TRACE = re.compile(r'^Call Trace:')
 PREAMBLE = re.compile(r'^(\s|$|CPU: |Hardware name: |Workqueue: |Modules linked in:|'
 		      r'RIP: |Code: |RSP: |RAX: |RDX: |RBP: |R\d+: |FS: |CS: |'
-		      r'CR2: |DR\d: |Tainted: |task:|<TASK>)')
+		      r'CR2: |DR\d: |Tainted: |task:|<TASK>|name \S+, interval \d+)')
 PREAMBLE_SPAN = 15
 # Stack dumps that inform rather than report a bug: the OOM killer at
-# work, an allocation failure the caller handles (warn_alloc()).
-INFORMS = re.compile(r'.*( invoked oom-killer: |: page allocation failure: |'
-		     r': vmalloc error: )')
+# work, an allocation failure the caller handles (warn_alloc()), a
+# failure injected on purpose (failslab, fail-nth with verbose on).
+INFORMS = re.compile(r'(.*( invoked oom-killer: |: page allocation failure: |'
+		     r': vmalloc error: )|FAULT_INJECTION: forcing a failure)')
 REPORTED = 'kernel report in the console:\n'
 EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25

@@ -169,6 +169,11 @@ class KernelReportTest(unittest.TestCase):
 				    'CPU: 1 PID: 103 Comm: a Not tainted 6.1.192 #1',
 				    'Call Trace:', ' <TASK>', ' </TASK>'])
 		self.assertEqual(console.reports(lines), [])
+		lines = ktap.clean(['FAULT_INJECTION: forcing a failure.',
+				    'name failslab, interval 1, probability 0, space 0, times 1',
+				    'CPU: 1 PID: 103 Comm: a Not tainted 6.1.192 #1',
+				    'Call Trace:', ' <TASK>', ' </TASK>'])
+		self.assertEqual(console.reports(lines), [])
 
 
 class PlanTest(unittest.TestCase):
