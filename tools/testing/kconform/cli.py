@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (archive, bench, bisect, console, deps, export, fixes, gate, guest,
+from . import (archive, bench, bisect, ccache, console, deps, export, fixes, gate, guest,
 	       image, kcidb, kernels, kunitrun, listing, matrix, proc, report, suites, tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
@@ -35,12 +35,6 @@ PROBE_TIMEOUT = 20.0
 def cache_dir() -> Path:
 	env = os.environ.get('KCONFORM_CACHE')
 	return Path(env) if env else Path.home() / '.cache' / 'kconform'
-
-
-def use_ccache() -> None:
-	"""Keep ccache's objects with the rest of the cache, unless set."""
-	os.environ.setdefault('CCACHE_DIR', str(cache_dir() / 'ccache'))
-	os.environ.setdefault('CCACHE_MAXSIZE', '8G')
 
 
 class Stages:
@@ -251,7 +245,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 		return 0
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
-	use_ccache()
+	ccache.setup(cache_dir(), args.ccache_remote)
 	rep = report.RunReport(kernel={'source': args.tree or args.source or
 				       'linux-source-6.1',
 				       'version': '?', 'series_sha256': '',
@@ -316,7 +310,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
 			      inputs.out, args.jobs,
 			      int(args.guest_timeout * variant.timeout_factor),
-			      variant, lanes=args.lanes)
+			      variant, lanes=args.lanes, ccache=rep.ccache)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(args.kunit_timeout * variant.timeout_factor),
 				 tuple(variant.cmdline.split()))
@@ -797,6 +791,10 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--seeds', default=str(REPO.parent / 'shared' / 'seeds'),
 			 metavar='DIR', help='the seed commits coverage.toml numbers '
 			 '(--variant coverage; default ../shared/seeds)')
+	run.add_argument('--ccache-remote', metavar='URL',
+			 help='ccache remote storage for every build of the run '
+			 '(redis://HOST:PORT, http://…, file://DIR); '
+			 'CCACHE_REMOTE_STORAGE in the environment does the same')
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')

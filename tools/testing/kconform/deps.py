@@ -31,7 +31,8 @@ RUN_PACKAGES = (
 	# bench.write_plot, whatever interpreter runs kconform)
 	'python3-matplotlib',
 )
-TEST_PACKAGES = ('python3-mypy',)
+# make check: ccache's remote storage tested against a real redis-server
+TEST_PACKAGES = ('python3-mypy', 'redis-server')
 # make coverage: the report (geninfo, genhtml; llvm-cov is llvm's) and
 # the screenshot of it that checks it renders (headless chromium)
 COVERAGE_PACKAGES = ('lcov', 'llvm', 'chromium')

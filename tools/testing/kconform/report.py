@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from . import bench
+from . import bench, ccache
 from .model import BAD, Case, Status, Suite
 
 SCHEMA = 1
@@ -28,6 +28,8 @@ class RunReport:
 	fixes: List[Dict[str, Any]] = field(default_factory=list)	# fixes.verdicts
 	coverage: List[Dict[str, Any]] = field(default_factory=list)	# coverage.Row
 	coverage_lines: List[str] = field(default_factory=list)	# the summary's table
+	# per build, what it took from ccache (ccache.measured)
+	ccache: Dict[str, Dict[str, int]] = field(default_factory=dict)
 
 	def totals(self) -> Dict[str, int]:
 		t = {s.value: 0 for s in Status}
@@ -56,6 +58,7 @@ class RunReport:
 					    'reason': s.not_applicable}
 					   for s in self.suites if s.not_applicable],
 			**({'coverage': self.coverage} if self.coverage else {}),
+			**({'ccache': ccache.record(self.ccache)} if self.ccache else {}),
 		}
 
 
@@ -170,6 +173,8 @@ def summary(report: RunReport,
 					line += '\n   ' + ' ' * width + '    ' + more[:150]
 			out.append(line)
 	out += bench.ehash_table(report.suites)
+	if report.ccache:
+		out += ccache.lines(ccache.record(report.ccache))
 	for e in report.errors:
 		out.append('error: ' + e.split('\n', 1)[0])
 	slow = slowest(report)
