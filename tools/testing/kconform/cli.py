@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (archive, bench, bisect, ccache, console, deps, export, fixes, gate, guest,
+from . import (archive, bench, bisect, ccache, ci, console, deps, export, fixes, gate, guest,
 	       image, kcidb, kernels, kunitrun, listing, matrix, proc, report, suites, tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
@@ -642,6 +642,10 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 			matrix.run_args(r)
 		except ValueError as e:
 			raise InputError(str(e)) from e
+	if args.emit:
+		print(ci.emit(args.emit, args.releases, args.run_args, args.no_run,
+			      args.kcidb, args.ci_image), end='')
+		return 0
 	walls: Dict[str, float] = {}
 	results: Dict[str, Dict[str, Any]] = {}
 	for r in args.releases:
@@ -666,6 +670,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 	table, doc = matrix.summary(args.releases, results, walls)
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
 	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')
+	if args.kcidb:
+		kcidb.write_releases(Path(args.kcidb), {matrix.folder_name(r): results[r]
+							for r in args.releases})
 	for line in table:
 		print(line)
 	print(f'kconform: matrix in {out} (matrix.json, matrix.txt, a folder per release)')
@@ -723,6 +730,9 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 def cmd_deps(args: argparse.Namespace) -> int:
 	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
 		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
+	why = deps.ensure_npm(cache_dir() / 'npm', deps.NPM_TEST_PACKAGES) if args.tests else None
+	if why:
+		print(f'kconform: {why} (the tests that need it are skipped)')
 	print('kconform: every Debian package needed is installed')
 	return 0
 
@@ -830,6 +840,7 @@ def parser() -> argparse.ArgumentParser:
 			help="options for each run, one string (--run-args='--kind kunit')")
 	mx.add_argument('--no-run', action='store_true',
 			help='tabulate the results already in --out')
+	ci.options(mx)
 	mx.set_defaults(func=cmd_matrix)
 
 	bs = sub.add_parser('bisect', help='the first patch of a stack that '

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Mapping
 
 from .model import Status
-from .report import RunReport
+from .report import RunReport, from_json
 
 ORIGIN = 'kconform'
 STATUS = {Status.PASS: 'PASS', Status.FAIL: 'FAIL', Status.SKIP: 'SKIP',
@@ -93,3 +93,11 @@ def convert(rep: RunReport) -> Dict[str, Any]:
 
 def write(rep: RunReport, path: Path) -> None:
 	path.write_text(json.dumps(convert(rep), indent=1, allow_nan=False) + '\n')
+
+
+def write_releases(folder: Path, results: Mapping[str, Mapping[str, Any]]) -> None:
+	"""A matrix's releases, one file each: folder/<release>.json from
+	its results.json."""
+	folder.mkdir(parents=True, exist_ok=True)
+	for name, doc in results.items():
+		write(from_json(doc), folder / f'{name}.json')

@@ -67,6 +67,20 @@ class RunReport:
 _NOT_XML = re.compile('[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
 
 
+def from_json(doc: Mapping[str, Any]) -> RunReport:
+	"""A results.json read back (what the KCIDB conversion needs)."""
+	rep = RunReport(kernel=dict(doc.get('kernel', {})), accel=str(doc.get('accel', 'tcg')),
+			stages=dict(doc.get('stages', {})), errors=list(doc.get('errors', [])),
+			gate=dict(doc.get('gate', {})), fixes=list(doc.get('fixes', [])))
+	for s in doc.get('suites', []):
+		rep.suites.append(Suite(s['name'], s['kind'], [
+			Case(c['name'], Status(c['status']), c.get('message', ''),
+			     {k: v for k, v in c.get('metrics', {}).items() if v is not None},
+			     bool(c.get('flaky', False)), c.get('duration_s'))
+			for c in s.get('cases', [])], Status(s['status']), s.get('message', '')))
+	return rep
+
+
 def printable(text: str) -> str:
 	"""Text that JSON and XML writers and readers all take: characters
 	they cannot hold are written as \\xNN or \\uNNNN."""
