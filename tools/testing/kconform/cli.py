@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (archive, bench, bisect, console, deps, export, fixes, gate, guest,
-	       image, kcidb, kernels, kunitrun, listing, matrix, preflight, proc, report,
-	       suites, tree)
+from . import (archive, bench, bisect, ccache, ci, console, deps, export, fixes, gate,
+	       guest, image, kcidb, kernels, kunitrun, listing, matrix, preflight, proc,
+	       report, suites, tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -35,12 +35,6 @@ PROBE_TIMEOUT = 20.0
 def cache_dir() -> Path:
 	env = os.environ.get('KCONFORM_CACHE')
 	return Path(env) if env else Path.home() / '.cache' / 'kconform'
-
-
-def use_ccache() -> None:
-	"""Keep ccache's objects with the rest of the cache, unless set."""
-	os.environ.setdefault('CCACHE_DIR', str(cache_dir() / 'ccache'))
-	os.environ.setdefault('CCACHE_MAXSIZE', '8G')
 
 
 class Stages:
@@ -252,7 +246,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 	preflight.run(args, inputs.out, inputs.variant, inputs.baseline, inputs.selection.kinds)
 	st = Stages()
 	deps.ensure(deps.RUN_PACKAGES)
-	use_ccache()
+	ccache.setup(cache_dir(), args.ccache_remote)
 	rep = report.RunReport(kernel={'source': args.tree or args.source or
 				       'linux-source-6.1',
 				       'version': '?', 'series_sha256': '',
@@ -318,7 +312,7 @@ def _run(args: argparse.Namespace, inputs: Inputs,
 	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
 			      inputs.out, args.jobs,
 			      int(args.guest_timeout * variant.timeout_factor),
-			      variant, lanes=args.lanes)
+			      variant, lanes=args.lanes, ccache=rep.ccache)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(args.kunit_timeout * variant.timeout_factor),
 				 tuple(variant.cmdline.split()))
@@ -648,6 +642,10 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 			matrix.run_args(r)
 		except ValueError as e:
 			raise InputError(str(e)) from e
+	if args.emit:
+		print(ci.emit(args.emit, args.releases, args.run_args, args.no_run,
+			      args.kcidb, args.ci_image), end='')
+		return 0
 	walls: Dict[str, float] = {}
 	results: Dict[str, Dict[str, Any]] = {}
 	for r in args.releases:
@@ -673,6 +671,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 	table, doc = matrix.summary(args.releases, results, walls)
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
 	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')
+	if args.kcidb:
+		kcidb.write_releases(Path(args.kcidb), {matrix.folder_name(r): results[r]
+							for r in args.releases})
 	for line in table:
 		print(line)
 	print(f'kconform: matrix in {out} (matrix.json, matrix.txt, a folder per release)')
@@ -730,6 +731,9 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 def cmd_deps(args: argparse.Namespace) -> int:
 	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
 		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
+	why = deps.ensure_npm(cache_dir() / 'npm', deps.NPM_TEST_PACKAGES) if args.tests else None
+	if why:
+		print(f'kconform: {why} (the tests that need it are skipped)')
 	print('kconform: every Debian package needed is installed')
 	return 0
 
@@ -798,6 +802,10 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--seeds', default=str(REPO.parent / 'shared' / 'seeds'),
 			 metavar='DIR', help='the seed commits coverage.toml numbers '
 			 '(--variant coverage; default ../shared/seeds)')
+	run.add_argument('--ccache-remote', metavar='URL',
+			 help='ccache remote storage for every build of the run '
+			 '(redis://HOST:PORT, http://…, file://DIR); '
+			 'CCACHE_REMOTE_STORAGE in the environment does the same')
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')
@@ -833,6 +841,7 @@ def parser() -> argparse.ArgumentParser:
 			help="options for each run, one string (--run-args='--kind kunit')")
 	mx.add_argument('--no-run', action='store_true',
 			help='tabulate the results already in --out')
+	ci.options(mx)
 	mx.set_defaults(func=cmd_matrix)
 
 	bs = sub.add_parser('bisect', help='the first patch of a stack that '

@@ -24,11 +24,11 @@ import json
 import re
 import secrets
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .gate import Key, KnownIssue, Verdict, key_name
 from .model import Status
-from .report import RunReport, printable
+from .report import RunReport, from_json, printable
 
 ORIGIN = 'kconform'
 VERSION = {'major': 5, 'minor': 3}
@@ -176,3 +176,12 @@ def convert(rep: RunReport, verdict: Verdict, run: str) -> Dict[str, Any]:
 def write(rep: RunReport, verdict: Verdict, path: Path) -> None:
 	path.write_text(json.dumps(convert(rep, verdict, run_id()), indent=1,
 				   allow_nan=False) + '\n')
+
+
+def write_releases(folder: Path, results: Mapping[str, Mapping[str, Any]]) -> None:
+	"""A matrix's releases, one file each: folder/<release>.json from
+	its results.json. The gate's objects are not in results.json, so
+	these files carry the tests and no issues or incidents."""
+	folder.mkdir(parents=True, exist_ok=True)
+	for name, doc in results.items():
+		write(from_json(doc), Verdict(), folder / f'{name}.json')

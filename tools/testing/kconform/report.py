@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from . import bench
+from . import bench, ccache
 from .model import BAD, Case, Status, Suite
 
 SCHEMA = 1
@@ -29,6 +29,8 @@ class RunReport:
 	fixes: List[Dict[str, Any]] = field(default_factory=list)	# fixes.verdicts
 	coverage: List[Dict[str, Any]] = field(default_factory=list)	# coverage.Row
 	coverage_lines: List[str] = field(default_factory=list)	# the summary's table
+	# per build, what it took from ccache (ccache.measured)
+	ccache: Dict[str, Dict[str, int]] = field(default_factory=dict)
 
 	def totals(self) -> Dict[str, int]:
 		t = {s.value: 0 for s in Status}
@@ -57,12 +59,27 @@ class RunReport:
 					    'reason': s.not_applicable}
 					   for s in self.suites if s.not_applicable],
 			**({'coverage': self.coverage} if self.coverage else {}),
+			**({'ccache': ccache.record(self.ccache)} if self.ccache else {}),
 		}
 
 
 # What XML 1.0 cannot hold (NUL, ESC, BEL, BS, U+FFFE, lone surrogates:
 # serial garbage, colour codes), and lone surrogates, which UTF-8 cannot.
 _NOT_XML = re.compile('[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
+
+
+def from_json(doc: Mapping[str, Any]) -> RunReport:
+	"""A results.json read back (what the KCIDB conversion needs)."""
+	rep = RunReport(kernel=dict(doc.get('kernel', {})), accel=str(doc.get('accel', 'tcg')),
+			stages=dict(doc.get('stages', {})), errors=list(doc.get('errors', [])),
+			gate=dict(doc.get('gate', {})), fixes=list(doc.get('fixes', [])))
+	for s in doc.get('suites', []):
+		rep.suites.append(Suite(s['name'], s['kind'], [
+			Case(c['name'], Status(c['status']), c.get('message', ''),
+			     {k: v for k, v in c.get('metrics', {}).items() if v is not None},
+			     bool(c.get('flaky', False)), c.get('duration_s'))
+			for c in s.get('cases', [])], Status(s['status']), s.get('message', '')))
+	return rep
 
 
 def printable(text: str) -> str:
@@ -175,6 +192,8 @@ def summary(report: RunReport,
 					line += '\n   ' + ' ' * width + '    ' + more[:150]
 			out.append(line)
 	out += bench.ehash_table(report.suites)
+	if report.ccache:
+		out += ccache.lines(ccache.record(report.ccache))
 	for e in report.errors:
 		out.append('error: ' + e.split('\n', 1)[0])
 	slow = slowest(report)
