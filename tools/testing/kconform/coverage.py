@@ -76,14 +76,16 @@ def load(repo: Path) -> List[Seed]:
 	return out
 
 
-def patch_files(patches: Path, series: Sequence[str]) -> Dict[str, List[str]]:
-	"""The kernel C files each patch of the series changes (not tools/)."""
+def patch_files(patches: Path, series: Sequence[str],
+		c_only: bool = True) -> Dict[str, List[str]]:
+	"""The kernel C files (c_only=False: every file) each patch of the
+	series changes (not tools/)."""
 	out: Dict[str, List[str]] = {}
 	for name in series:
 		files = []
 		for line in (patches / name).read_text(errors='replace').splitlines():
 			m = re.match(r'\+\+\+ b/(\S+)', line)
-			if m and m.group(1).endswith('.c') and \
+			if m and (m.group(1).endswith('.c') or not c_only) and \
 					not m.group(1).startswith('tools/'):
 				files.append(m.group(1))
 		if files:
