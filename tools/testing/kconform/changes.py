@@ -29,13 +29,14 @@ changes.txt and changes.json go to --out.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import gzip
 import json
 import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import archive, coverage, matrix, suites, tree
 from .model import InputError, KconformError
@@ -105,6 +106,7 @@ class Feature:
 	files: List[str] = field(default_factory=list)
 	functions: Dict[str, List[str]] = field(default_factory=dict)
 	suites: Set[str] = field(default_factory=set)	# KTAP suite and kselftest names
+	whole: Set[str] = field(default_factory=set)	# files all of whose lines count
 
 
 def features(repo: Path) -> List[Feature]:
@@ -123,6 +125,7 @@ def features(repo: Path) -> List[Feature]:
 			if s.suite != spec.name:
 				continue
 			names += s.files
+			f.whole.update(s.files)
 			for path, funcs in s.functions:
 				names.append(path)
 				f.functions.setdefault(path, []).extend(funcs)
@@ -130,8 +133,10 @@ def features(repo: Path) -> List[Feature]:
 		for _, glob in spec.patches:
 			for p in series:
 				if fnmatch.fnmatchcase(p, glob):
-					names += [x for fs in coverage.patch_files(
+					changed = [x for fs in coverage.patch_files(
 						layout.patches, [p], c_only=False).values() for x in fs]
+					names += changed
+					f.whole.update(changed)
 		f.files = list(dict.fromkeys(names))
 		taken.update(f.files)
 		out.append(f)
@@ -241,33 +246,44 @@ def _words(idents: Set[str]) -> Set[str]:
 		if len(w) > 2 and w not in _STOP}
 
 
+@functools.lru_cache(maxsize=None)
+def _title(title: str) -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
+	"""A title's subsystem prefix words, identifiers and words."""
+	prefix, _, rest = title.rpartition(': ')
+	pwords = frozenset(w for w in re.split(r'[\s,/:()\[\]]+', prefix.lower()) if w)
+	idents = _idents(rest)
+	return pwords, frozenset(idents), frozenset(_words(idents) - pwords)
+
+
 def score(title: str, path: str, func: str, changed: str) -> int:
 	"""How well a title names a hunk: 0 unless its subsystem prefix names
 	the file's folder or name and it names the hunk's function or an
 	identifier the hunk changes (3 each), or a word of the function's
-	name (a part of it) among at least three words the title and the
+	name (a part of it) among at least two words the title and the
 	changed lines share (1 each)."""
-	prefix, _, rest = title.rpartition(': ')
-	if not prefix:
-		return 0
-	pwords = {w for w in re.split(r'[\s,/:()\[\]]+', prefix.lower()) if w}
+	return _score(_title(title), path, func, _idents(changed) | {func})
+
+
+def _score(t: Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]], path: str,
+	   func: str, code: Set[str]) -> int:
+	pwords, idents, words = t
 	parts = set(re.split(r'[/._-]', path.lower())) | {Path(path).stem.lower()}
 	if not pwords & parts:
 		return 0
-	tid = {i for i in _idents(rest) if '_' in i or i == func}
-	exact = {i for i in tid if i in _idents(changed) | {func}}
+	exact = {i for i in idents if ('_' in i or i == func) and i in code}
 	if exact:
 		return 3 * len(exact)
-	tw = _words(_idents(rest)) - pwords - parts
-	common = tw & _words(_idents(changed) | {func})
+	tw = words - parts
+	common = tw & _words(code)
 	named = {w for w in tw if len(w) > 3 and any(w in f for f in _words({func}))}
 	common |= named
-	return len(common) if named and len(common) >= 3 else 0
+	return len(common) if named and len(common) >= 2 else 0
 
 
 def match(titles: Sequence[Title], path: str, func: str, changed: str) -> List[Title]:
 	"""The titles that name a hunk best (ties: all of them, up to 3)."""
-	scored = [(score(t.text, path, func, changed), t) for t in titles]
+	code = _idents(changed) | {func}
+	scored = [(_score(_title(t.text), path, func, code), t) for t in titles]
 	best = max((s for s, _ in scored), default=0)
 	return [t for s, t in scored if s == best][:3] if best else []
 
@@ -286,17 +302,19 @@ def diff_file(old: Path, new: Path, rel: str) -> str:
 	return r.stdout
 
 
+@functools.lru_cache(maxsize=None)
+def _spans(path: Path, names: Tuple[str, ...]) -> Tuple[Tuple[str, int, int], ...]:
+	if not path.exists():
+		return ()
+	text = path.read_text(errors='replace').splitlines()
+	found = ((n, coverage.function_lines(n, text)) for n in names)
+	return tuple((n, s[0], s[1]) for n, s in found if s)
+
+
 def in_functions(path: Path, names: Sequence[str], start: int, lines: int) -> List[str]:
 	"""Which of the named functions lines start..start+lines-1 of a file touch."""
-	if not path.exists():
-		return []
-	text = path.read_text(errors='replace').splitlines()
-	out = []
-	for n in names:
-		span = coverage.function_lines(n, text)
-		if span and span[0] <= start + max(lines, 1) - 1 and start <= span[1]:
-			out.append(n)
-	return out
+	return [n for n, first, last in _spans(path, tuple(names))
+		if first <= start + max(lines, 1) - 1 and start <= last]
 
 
 def _lookup(info: coverage.Info, rel: str) -> Optional[Dict[int, int]]:
@@ -385,10 +403,14 @@ def compare(repo: Path, old: Release, new: Release, results: Path) -> Dict[str, 
 	feats = []
 	first: Dict[str, str] = {}	# file -> the feature its hunks are listed under
 	found_features = features(repo)
-	scoped: Dict[str, List[str]] = {}	# file -> every feature's functions in it
+	# a file only named by functions (no feature has all of it): the
+	# functions of every feature in it
+	whole = {f for feat in found_features for f in feat.whole}
+	scoped: Dict[str, List[str]] = {}
 	for feat in found_features:
 		for rel, names in feat.functions.items():
-			scoped.setdefault(rel, []).extend(names)
+			if rel not in whole:
+				scoped.setdefault(rel, []).extend(names)
 	for feat in found_features:
 		hunks = []
 		shared = {rel: first[rel] for rel in feat.files if rel in first}

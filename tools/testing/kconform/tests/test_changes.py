@@ -14,7 +14,7 @@ import shutil
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from kconform import changes, coverage, matrix
 
@@ -139,10 +139,17 @@ class CompareTest(unittest.TestCase):
 		h = self.hunk(doc, 'ctrl_dumppolicy_done')
 		self.assertEqual(h['commit'][0]['stable'], '6.1.191')
 		self.assertEqual(h['in_functions'], [])
-		# the hunk of ctrl_dumppolicy_start whose lines name no module
 		h = next(h for f in doc['features'] for h in f['hunks'] if h['old_start'] == 56)
-		self.assertEqual((h['commit'][0]['title'], h['commit'][0]['by'], h['in_functions']),
-				 (PIN, 'another hunk of the function', ['ctrl_dumppolicy_start']))
+		self.assertEqual((h['commit'][0]['title'], h['in_functions']),
+				 (PIN, ['ctrl_dumppolicy_start']))
+		# a hunk without a title of its own takes its function's
+		hunks: List[Dict[str, Any]] = [
+			{'file': 'x.c', 'function': 'f', 'commit': [{'title': 't'}]},
+			 {'file': 'x.c', 'function': 'f', 'commit': []},
+			 {'file': 'x.c', 'function': 'g', 'commit': []}]
+		changes._by_function(hunks, 'x.c')
+		self.assertEqual([h['commit'] for h in hunks[1:]], [
+			[{'title': 't', 'by': 'another hunk of the function'}], []])
 		self.assertEqual(self.hunk(doc, 'genl_bind')['commit'], [])
 		text = '\n'.join(changes.text(doc))
 		self.assertIn('commit: no match found', text)
