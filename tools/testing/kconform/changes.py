@@ -267,7 +267,7 @@ def score(title: str, path: str, func: str, changed: str) -> int:
 def _score(t: Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]], path: str,
 	   func: str, code: Set[str]) -> int:
 	pwords, idents, words = t
-	parts = set(re.split(r'[/._-]', path.lower())) | {Path(path).stem.lower()}
+	parts = _parts(path)
 	if not pwords & parts:
 		return 0
 	exact = {i for i in idents if ('_' in i or i == func) and i in code}
@@ -278,6 +278,17 @@ def _score(t: Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]], path: str,
 	named = {w for w in tw if len(w) > 3 and any(w in f for f in _words({func}))}
 	common |= named
 	return len(common) if named and len(common) >= 2 else 0
+
+
+@functools.lru_cache(maxsize=None)
+def _parts(path: str) -> FrozenSet[str]:
+	"""The words of a file's path a subsystem prefix may name."""
+	return frozenset(re.split(r'[/._-]', path.lower())) | {Path(path).stem.lower()}
+
+
+def about(titles: Sequence[Title], path: str) -> List[Title]:
+	"""The titles whose subsystem prefix names the file's folder or name."""
+	return [t for t in titles if _title(t.text)[0] & _parts(path)]
 
 
 def match(titles: Sequence[Title], path: str, func: str, changed: str) -> List[Title]:
@@ -419,11 +430,12 @@ def compare(repo: Path, old: Release, new: Release, results: Path) -> Dict[str, 
 				continue
 			first[rel] = feat.name
 			text = diff_file(old.tree, new.tree, rel)
+			near = about(titles, rel)
 			for h in coverage.parse_diff(text).get(rel, []):
 				added = [x for t, x in h.lines if t == '+']
 				removed = [x for t, x in h.old if t == '-']
 				func = hunk_function(h)
-				found = match(titles, rel, func, '\n'.join(added + removed))
+				found = match(near, rel, func, '\n'.join(added + removed))
 				sides = {'new': executed(h, rel, new, infos['new'][0]),
 					 'old': executed(h.reverse(), rel, old, infos['old'][0])}
 				entry: Dict[str, Any] = {
