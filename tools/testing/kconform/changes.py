@@ -42,6 +42,8 @@ from . import archive, coverage, matrix, suites, tree
 from .model import InputError, KconformError
 
 SERIES = 'series'	# the feature of the series' patches no suite claims
+# files of the series that are no feature's code (a patch's entry there)
+NOT_CODE = ('MAINTAINERS',)
 NO_MATCH = 'no match found'
 NOT_RUN = 'coverage not run'
 UNTESTED = 'untested change'
@@ -137,11 +139,11 @@ def features(repo: Path) -> List[Feature]:
 						layout.patches, [p], c_only=False).values() for x in fs]
 					names += changed
 					f.whole.update(changed)
-		f.files = list(dict.fromkeys(names))
+		f.files = [n for n in dict.fromkeys(names) if n not in NOT_CODE]
 		taken.update(f.files)
 		out.append(f)
 	rest = [x for fs in coverage.patch_files(layout.patches, series, c_only=False).values()
-		for x in fs if x not in taken]
+		for x in fs if x not in taken and x not in NOT_CODE]
 	if rest:
 		out.append(Feature(SERIES, list(dict.fromkeys(rest))))
 	return out

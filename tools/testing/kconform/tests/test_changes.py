@@ -183,6 +183,14 @@ class CompareTest(unittest.TestCase):
 		self.assertEqual(section[:2], [section[0], '   a -> b'])
 		self.assertTrue(all(l.startswith('      ') for l in section[2:]))
 
+	def test_series_files_but_maintainers(self) -> None:
+		(self.repo / 'patches' / 'series').write_text('0001-x.patch\n')
+		(self.repo / 'patches' / '0001-x.patch').write_text(
+			'--- a/MAINTAINERS\n+++ b/MAINTAINERS\n@@ -1 +1,2 @@\n a\n+b\n'
+			'--- a/lib/x.h\n+++ b/lib/x.h\n@@ -1 +1,2 @@\n a\n+b\n')
+		got = {f.name: f.files for f in changes.features(self.repo)}
+		self.assertEqual(got, {'netlink_intro': [GENL], changes.SERIES: ['lib/x.h']})
+
 	def test_written(self) -> None:
 		doc = changes.compare(self.repo, self.old, self.new, self.results)
 		changes.write(doc, self.tmp / 'out')
