@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
-from . import (archive, bench, bisect, ccache, ci, console, deps, export, fixes, gate,
-	       guest, image, kcidb, kernels, kunitrun, listing, matrix, preflight, proc,
-	       report, suites, tree)
+from . import (archive, bench, bisect, ccache, changes, ci, console, deps, export, fixes,
+	       gate, guest, image, kcidb, kernels, kunitrun, listing, matrix, preflight,
+	       proc, report, suites, tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -669,6 +669,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 			walls[r] = float(_read_results(wall_file).get('wall_s', 0.0))
 		results[r] = _read_results(folder / 'results.json')
 	table, doc = matrix.summary(args.releases, results, walls)
+	table += matrix.changes_section([changes.between(REPO, cache_dir(), a, b, out, out / 'changes')
+					 for a, b in zip(args.releases, args.releases[1:])])
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
 	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')
 	if args.kcidb:
@@ -678,6 +680,15 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 		print(line)
 	print(f'kconform: matrix in {out} (matrix.json, matrix.txt, a folder per release)')
 	return 0 if all(not r.get('errors') for r in results.values()) else 1
+
+
+def cmd_changes(args: argparse.Namespace) -> int:
+	"""Every hunk of the features' files between two releases (changes.py)."""
+	out = _out_dir(args.out)
+	old, new = (changes.locate(r, cache_dir(), out) for r in (args.old, args.new))
+	for line in changes.write(changes.compare(REPO, old, new, Path(args.results)), out):
+		print(line)
+	return 0
 
 
 def cmd_bisect(args: argparse.Namespace) -> int:
@@ -843,6 +854,15 @@ def parser() -> argparse.ArgumentParser:
 			help='tabulate the results already in --out')
 	ci.options(mx)
 	mx.set_defaults(func=cmd_matrix)
+
+	ch = sub.add_parser('changes', help='every hunk of the features\' files between '
+			    'two releases: its stable commit, whether a case runs it')
+	ch.add_argument('old', metavar='OLD', help='a release as matrix names it, or a tree folder')
+	ch.add_argument('new', metavar='NEW')
+	ch.add_argument('--out', default=str(REPO / 'results' / 'changes'), metavar='DIR')
+	ch.add_argument('--results', default=str(REPO / 'results' / 'matrix'), metavar='DIR',
+			help='the matrix runs whose verdicts and coverage to read')
+	ch.set_defaults(func=cmd_changes)
 
 	bs = sub.add_parser('bisect', help='the first patch of a stack that '
 			    'makes a case fail, each step built, booted and repeated')

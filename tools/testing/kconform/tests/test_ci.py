@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -40,8 +41,12 @@ def recorded(out: Path) -> None:
 				  str(DATA / log)])
 
 
-def serial_matrix(out: Path) -> str:
-	with contextlib.redirect_stdout(io.StringIO()):
+def serial_matrix(out: Path, home: Path) -> str:
+	"""The jobs' HOME is home: the same (empty) cache, so the changes
+	between releases read the same in both."""
+	cache = str(home / '.cache' / 'kconform')
+	with contextlib.redirect_stdout(io.StringIO()), \
+	     unittest.mock.patch.dict(os.environ, KCONFORM_CACHE=cache):
 		cli.main(['matrix', *RELEASES, '--no-run', '--out', str(out)])
 	return (out / 'matrix.txt').read_text()
 
@@ -69,7 +74,7 @@ class GitlabPipelineTest(unittest.TestCase):
 				ignore=shutil.ignore_patterns('tests', '__pycache__'))
 		recorded(repo / OUT)
 		shutil.copytree(repo / OUT, self.tmp / 'serial')
-		serial = serial_matrix(self.tmp / 'serial')
+		serial = serial_matrix(self.tmp / 'serial', self.tmp)
 		(repo / '.gitlab-ci.yml').write_text(
 			emitted('gitlab', '--no-run', '--kcidb', 'results/kcidb', *RELEASES))
 		git(repo, 'init', '-q')
