@@ -217,9 +217,11 @@ def shape(rows: Sequence[Dict[str, float]]) -> List[str]:
 		out.append(f'shape: ratio {rows[0]["ratio"]:.3f} -> '
 			   f'{rows[-1]["ratio"]:.3f}; its median falls at {r_medians} '
 			   f'of {len(steps)} steps, beyond the spread at {r_beyond}')
+	first = rows[0]['shared_kpps']
+	factor = f'x{rows[-1]["shared_kpps"] / first:.2f}' if first else 'from 0'
 	return [f'shape: shared {rows[0]["shared_kpps"]:.1f} -> '
 		f'{rows[-1]["shared_kpps"]:.1f} kpps '
-		f'(x{rows[-1]["shared_kpps"] / rows[0]["shared_kpps"]:.2f}); its median '
+		f'({factor}); its median '
 		f'falls at {medians} of {len(steps)} steps, beyond the spread at '
 		f'{beyond}; below chain {rows[0]["chain"]:g}\'s spread at '
 		+ (', '.join(f'{c:g}' for c in below) or 'no length'),

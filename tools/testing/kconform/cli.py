@@ -11,13 +11,13 @@ import argparse
 import json
 import os
 import re
-import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import bisect, deps, export, listing, matrix, pipeline, proc, report, suites, tree
+from . import (bisect, changes, ci, deps, export, kcidb, listing, matrix, pipeline, preflight,
+	       proc, report, suites, tree)
 from .inputs import REPO, check, out_dir, patch_file
 from .model import InputError, KconformError
 from .stages import Stages
@@ -30,13 +30,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 		for line in listing.lines(REPO, inputs.selection):
 			print(line)
 		return 0
+	preflight.run(args, inputs.out, inputs.variant, inputs.baseline, inputs.selection.kinds)
 	return pipeline.run(inputs, registry)[0]
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
 	"""A console log saved elsewhere, through the same parser and gate."""
 	inputs = check(args, suites.load(REPO))
-	return pipeline.parse(inputs, args.kind[0])[0]
+	raw = preflight.parse(args, inputs.out, inputs.baseline)
+	return pipeline.parse(inputs, args.kind[0], raw)[0]
 
 
 def cmd_series(args: argparse.Namespace) -> int:
@@ -98,11 +100,17 @@ def _stopped(results: Dict[str, Any]) -> bool:
 
 def run_report(argv: Sequence[str], out: Path) -> Dict[str, Any]:
 	"""One run of `kconform run ARGV` (as results.json has it); a run
-	that refuses its arguments leaves what its --out holds."""
+	that cannot start leaves what its --out holds; one that refuses its
+	arguments (InputError) stops the caller, as the next would too."""
 	try:
 		args = parser().parse_args(['run', *argv])
 		registry = suites.load(REPO)
-		_, rep = pipeline.run(check(args, registry), registry)
+		inputs = check(args, registry)
+		preflight.run(args, inputs.out, inputs.variant, inputs.baseline,
+			      inputs.selection.kinds)
+		_, rep = pipeline.run(inputs, registry)
+	except InputError:
+		raise
 	except KconformError as e:
 		print(f'kconform: error: {e}'.split('\n', 1)[0], file=sys.stderr)
 		return report.read(out / 'results.json')
@@ -112,12 +120,16 @@ def run_report(argv: Sequence[str], out: Path) -> Dict[str, Any]:
 def cmd_matrix(args: argparse.Namespace) -> int:
 	"""One run per release, then the table of what differs."""
 	out = out_dir(args.out)
-	extra = shlex.split(args.run_args)
+	extra = preflight.run_args(args)
 	for r in args.releases:
 		try:
 			matrix.run_args(r)
 		except ValueError as e:
 			raise InputError(str(e)) from e
+	if args.emit:
+		print(ci.emit(args.emit, args.releases, args.run_args, args.no_run,
+			      args.kcidb, args.ci_image), end='')
+		return 0
 	walls: Dict[str, float] = {}
 	results: Dict[str, Dict[str, Any]] = {}
 	for r in args.releases:
@@ -142,12 +154,27 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 		if wall_file.exists():
 			walls[r] = float(report.read(wall_file).get('wall_s', 0.0))
 	table, doc = matrix.summary(args.releases, results, walls)
+	table += matrix.changes_section([
+		changes.between(REPO, pipeline.cache_dir(), a, b, out, out / 'changes')
+		for a, b in zip(args.releases, args.releases[1:])])
 	(out / 'matrix.json').write_text(json.dumps(doc, indent=1) + '\n')
 	(out / 'matrix.txt').write_text('\n'.join(table) + '\n')
+	if args.kcidb:
+		kcidb.write_releases(Path(args.kcidb), {matrix.folder_name(r): results[r]
+							for r in args.releases})
 	for line in table:
 		print(line)
 	print(f'kconform: matrix in {out} (matrix.json, matrix.txt, a folder per release)')
 	return 0 if all(not r.get('errors') for r in results.values()) else 1
+
+
+def cmd_changes(args: argparse.Namespace) -> int:
+	"""Every hunk of the features' files between two releases (changes.py)."""
+	out = out_dir(args.out)
+	old, new = (changes.locate(r, pipeline.cache_dir(), out) for r in (args.old, args.new))
+	for line in changes.write(changes.compare(REPO, old, new, Path(args.results)), out):
+		print(line)
+	return 0
 
 
 def cmd_bisect(args: argparse.Namespace) -> int:
@@ -160,8 +187,8 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 	patches = [patch_file(p) for p in args.patch or []]
 	if not patches:
 		raise InputError('bisect needs the stack: --patch A --patch B ...')
+	extra = preflight.bisect(args)
 	out = out_dir(args.out)
-	extra = shlex.split(args.run_args)
 	picked = [a for name in args.suite or [] for a in ('--suite', name)] + \
 		[a for kind in args.kind or [] for a in ('--kind', kind)] + \
 		[a for glob in args.case or [] for a in ('--case', glob)]
@@ -201,6 +228,10 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 def cmd_deps(args: argparse.Namespace) -> int:
 	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
 		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
+	why = (deps.ensure_npm(pipeline.cache_dir() / 'npm', deps.NPM_TEST_PACKAGES)
+	       if args.tests else None)
+	if why:
+		print(f'kconform: {why} (the tests that need it are skipped)')
 	print('kconform: every Debian package needed is installed')
 	return 0
 
@@ -235,7 +266,7 @@ def parser() -> argparse.ArgumentParser:
 		sp.add_argument('--fail-on-flaky', action='store_true',
 				help='a case that passed only on a rerun fails the gate')
 		sp.add_argument('--kcidb', metavar='FILE',
-				help='also write the run as KCIDB v5 JSON')
+				help='also write the run as KCIDB v5.3 JSON')
 		sp.add_argument('--fixes', choices=['apply', 'omit'],
 				help="the series' bug fixes (patches/fixes.toml): apply "
 				     '(default for linux-source-6.1) or omit them and '
@@ -269,6 +300,10 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--seeds', default=str(REPO.parent / 'shared' / 'seeds'),
 			 metavar='DIR', help='the seed commits coverage.toml numbers '
 			 '(--variant coverage; default ../shared/seeds)')
+	run.add_argument('--ccache-remote', metavar='URL',
+			 help='ccache remote storage for every build of the run '
+			 '(redis://HOST:PORT, http://…, file://DIR); '
+			 'CCACHE_REMOTE_STORAGE in the environment does the same')
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')
@@ -304,7 +339,17 @@ def parser() -> argparse.ArgumentParser:
 			help="options for each run, one string (--run-args='--kind kunit')")
 	mx.add_argument('--no-run', action='store_true',
 			help='tabulate the results already in --out')
+	ci.options(mx)
 	mx.set_defaults(func=cmd_matrix)
+
+	ch = sub.add_parser('changes', help='every hunk of the features\' files between '
+			    'two releases: its stable commit, whether a case runs it')
+	ch.add_argument('old', metavar='OLD', help='a release as matrix names it, or a tree folder')
+	ch.add_argument('new', metavar='NEW')
+	ch.add_argument('--out', default=str(REPO / 'results' / 'changes'), metavar='DIR')
+	ch.add_argument('--results', default=str(REPO / 'results' / 'matrix'), metavar='DIR',
+			help='the matrix runs whose verdicts and coverage to read')
+	ch.set_defaults(func=cmd_changes)
 
 	bs = sub.add_parser('bisect', help='the first patch of a stack that '
 			    'makes a case fail, each step built, booted and repeated')

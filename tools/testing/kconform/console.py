@@ -33,9 +33,13 @@ REPORT_STARTS = (
 	r'list_(add|del) corruption',
 	r'unreferenced object 0x',	# kmemleak
 	r'kconform: kmemleak could not scan',	# init: kmemleak disabled itself
-	r'(rcu: )?INFO: rcu_\w+ (self-)?detected stall',
-	r'INFO: task \S+ blocked for more than',
+	r'(rcu: )?INFO: rcu_\w+ (self-)?detected (expedited )?stall',
+	r'INFO: task .+:\d+ blocked for more than',	# the name may hold spaces
+	r'INFO: trying to register non-static key',	# lockdep
 	r'(NMI )?watchdog: Watchdog detected hard LOCKUP',
+	r'sysfs: cannot create duplicate filename',
+	r'kmemleak: \d+ new suspected memory leaks',	# a scan someone else ran
+	r'unregister_netdevice: waiting for \S+ to become free',
 )
 REPORTS = re.compile('^(' + '|'.join(REPORT_STARTS) + ')')
 # The end of a report; one whose first line was lost is still a report.
@@ -46,11 +50,25 @@ OOPS_LEADS = re.compile(r'^(BUG: (kernel NULL pointer|unable to handle)|'
 			r'kernel BUG at |Unable to handle kernel )')
 OOPS = re.compile(r'^(Oops: |.*: [0-9a-f]{4} \[#\d+\])')
 OOPS_WITHIN = 10
+# A stack dump outside every report that starts above (or a second one
+# in it): a report of its own, whose first line is the one above
+# dump_stack()'s preamble.
+CALL_TRACE = re.compile(r'^Call Trace:')
+PREAMBLE = re.compile(r'^(\s|$|CPU: |Hardware name: |Workqueue: |Modules linked in:|'
+		      r'RIP: |Code: |RSP: |RAX: |RDX: |RBP: |R\d+: |FS: |CS: |'
+		      r'CR2: |DR\d: |Tainted: |task:|<TASK>|name \S+, interval \d+)')
+PREAMBLE_SPAN = 15
+# Stack dumps that inform rather than report a bug: the OOM killer at
+# work, an allocation failure the caller handles (warn_alloc()), a
+# failure injected on purpose (failslab, fail-nth with verbose on).
+INFORMS = re.compile(r'(.*( invoked oom-killer: |: page allocation failure: |'
+		     r': vmalloc error: )|FAULT_INJECTION: forcing a failure)')
 REPORTED = 'kernel report in the console:\n'
 EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
 REPORT_SPAN = 400		# lines from a report's start to its end at most
 EXCERPTS_KEPT = 3		# per kind of report; the rest are counted
+LINE_KEPT = 500			# characters of one line of an excerpt
 
 
 _LINUX_VERSION = re.compile(r'Linux version (\S+)')
@@ -70,8 +88,15 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 	found: List[int] = []
 	start: Optional[int] = None	# of the report still open
 	leads: Optional[int] = None	# of a fault an oops line may follow
+	traced = False			# the open report printed its stack
 	for n, (_, text) in enumerate(lines):
-		if REPORT_END.match(text):
+		if CALL_TRACE.match(text):
+			if start is None or n - start > REPORT_SPAN or traced:
+				start = _header(lines, n)
+				if not INFORMS.match(lines[start][1]):
+					found.append(start)
+			traced = True
+		elif REPORT_END.match(text):
 			if start is None or n - start > REPORT_SPAN:
 				found.append(n)
 			start = None
@@ -82,13 +107,24 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 				continue
 			found.append(n)
 			start = n
+			traced = False
 			leads = n if OOPS_LEADS.match(text) else None
 	return found
 
 
+def _header(lines: Sequence[ktap.Line], n: int) -> int:
+	"""The line above the preamble of the stack dump at n, or n."""
+	for m in range(n - 1, max(-1, n - PREAMBLE_SPAN), -1):
+		text = lines[m][1]
+		if not PREAMBLE.match(text):
+			return m if not text.startswith('#') and \
+				not ktap.is_result(text) else n
+	return n
+
+
 def excerpt(lines: Sequence[ktap.Line], n: int) -> str:
 	chunk = lines[max(0, n - EXCERPT_BEFORE):n + EXCERPT_AFTER]
-	return '\n'.join(t for _, t in chunk)
+	return '\n'.join(ktap.cut(t, LINE_KEPT) for _, t in chunk)
 
 
 _HEX = re.compile(r'\b(0x)?[0-9a-f]*\d[0-9a-f]*\b')
@@ -110,7 +146,7 @@ def report_cases(lines: Sequence[ktap.Line], found: Sequence[int]) -> List[Case]
 		groups.setdefault(signature(lines[n][1]), []).append(n)
 	cases = []
 	for where in groups.values():
-		head = lines[where[0]][1]
+		head = ktap.cut(lines[where[0]][1], LINE_KEPT)
 		if len(where) > 1:
 			head += (f' (and {len(where) - 1} more like it; the first '
 				 f'{min(len(where), EXCERPTS_KEPT)} follow)')

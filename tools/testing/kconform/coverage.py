@@ -69,14 +69,16 @@ def load(repo: Path) -> List[Seed]:
 	return out
 
 
-def patch_files(patches: Path, series: Sequence[str]) -> Dict[str, List[str]]:
-	"""The kernel C files each patch of the series changes (not tools/)."""
+def patch_files(patches: Path, series: Sequence[str],
+		c_only: bool = True) -> Dict[str, List[str]]:
+	"""The kernel C files (c_only=False: every file) each patch of the
+	series changes (not tools/)."""
 	out: Dict[str, List[str]] = {}
 	for name in series:
 		files = []
 		for line in (patches / name).read_text(errors='replace').splitlines():
 			m = re.match(r'\+\+\+ b/(\S+)', line)
-			if m and m.group(1).endswith('.c') and \
+			if m and (m.group(1).endswith('.c') or not c_only) and \
 					not m.group(1).startswith('tools/'):
 				files.append(m.group(1))
 		if files:
@@ -208,9 +210,20 @@ def parse_gcov(text: str) -> Dict[int, int]:
 
 @dataclass
 class Hunk:
-	"""One hunk of a unified diff, as the new file reads it."""
+	"""One hunk of a unified diff, as the new file reads it; old_start and
+	old, as the old file reads it; func, the text after the second @@
+	(diff -p's enclosing function)."""
 	new_start: int
 	lines: List[Tuple[str, str]]		# (' ' or '+', text), no '-' lines
+	old_start: int = 0
+	old: List[Tuple[str, str]] = field(default_factory=list)	# (' ' or '-', text)
+	func: str = ''
+
+	def reverse(self) -> 'Hunk':
+		"""The hunk of the reverse diff: the old file's lines as added."""
+		return Hunk(self.old_start, [('+' if t == '-' else ' ', x) for t, x in self.old],
+			    self.new_start, [('-' if t == '+' else ' ', x) for t, x in self.lines],
+			    self.func)
 
 
 def parse_diff(text: str) -> Dict[str, List[Hunk]]:
@@ -218,24 +231,33 @@ def parse_diff(text: str) -> Dict[str, List[Hunk]]:
 	out: Dict[str, List[Hunk]] = {}
 	hunks: Optional[List[Hunk]] = None
 	hunk: Optional[Hunk] = None
+	left = [0, 0]		# the hunk's old and new lines still to come
 	for line in text.splitlines():
+		if hunk is not None and left[0] <= 0 and left[1] <= 0:
+			hunk = None
 		if line.startswith('diff --git '):
 			hunks, hunk = None, None
-		elif line.startswith('+++ '):
+		elif line.startswith('+++ ') and hunk is None:
 			name = line[4:].split('\t')[0]
 			hunks = None if name == '/dev/null' else \
 				out.setdefault(name[2:] if name.startswith('b/') else name, [])
 			hunk = None
 		elif line.startswith('@@') and hunks is not None:
-			m = re.match(r'@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@', line)
+			m = re.match(r'@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)', line)
 			if m:
-				hunk = Hunk(int(m.group(1)), [])
+				hunk = Hunk(int(m.group(3)), [], int(m.group(1)), [],
+					    m.group(5).strip())
+				left = [int(m.group(2) or 1), int(m.group(4) or 1)]
 				hunks.append(hunk)
-		elif hunk is not None and line[:1] in (' ', '+'):
-			hunk.lines.append((line[0], line[1:]))
-		elif hunk is not None and line == '':
-			hunk.lines.append((' ', ''))
-		elif hunk is not None and line[:1] not in ('-', '\\'):
+		elif hunk is not None and (line[:1] in (' ', '+', '-') or line == ''):
+			tag, body = (line[0], line[1:]) if line else (' ', '')
+			if tag != '-':
+				hunk.lines.append((tag, body))
+				left[1] -= 1
+			if tag != '+':
+				hunk.old.append((tag, body))
+				left[0] -= 1
+		elif hunk is not None and line[:1] != '\\':
 			hunk = None
 	return out
 

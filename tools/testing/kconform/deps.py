@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
-from typing import List, Sequence
+from pathlib import Path
+from typing import List, Optional, Sequence
 
 from .model import KconformError
 
@@ -31,7 +33,11 @@ RUN_PACKAGES = (
 	# bench.write_plot, whatever interpreter runs kconform)
 	'python3-matplotlib',
 )
-TEST_PACKAGES = ('python3-mypy',)
+# make check: the KCIDB output checked against kcidb-io's JSON schema;
+# ccache's remote storage tested against a real redis-server; matrix
+# --emit github: the workflow parsed
+TEST_PACKAGES = ('python3-mypy', 'python3-jsonschema', 'redis-server',
+		 'python3-yaml')
 # make coverage: the report (geninfo, genhtml; llvm-cov is llvm's) and
 # the screenshot of it that checks it renders (headless chromium)
 COVERAGE_PACKAGES = ('lcov', 'llvm', 'chromium')
@@ -67,3 +73,29 @@ def ensure(packages: Sequence[str]) -> None:
 	still = missing(need)
 	if still:
 		raise KconformError('still missing after apt-get: ' + ' '.join(still))
+
+
+# make check: the generated GitLab pipeline, run locally (shell executor);
+# its releases from 4.74 on need Node.js 22, Debian 12's and this
+# machine kind's are older
+NPM_TEST_PACKAGES = ('gitlab-ci-local@4.73.0',)
+
+
+def npm_tool(prefix: Path, name: str) -> Path:
+	"""A command of an npm package installed under prefix."""
+	return prefix / 'node_modules' / '.bin' / name
+
+
+def ensure_npm(prefix: Path, packages: Sequence[str]) -> Optional[str]:
+	"""Install the npm packages missing under prefix; why not, or None."""
+	need = [p for p in packages if not npm_tool(prefix, p.rsplit('@', 1)[0]).exists()]
+	if not need:
+		return None
+	if shutil.which('npm') is None:
+		return f'npm is not installed, so neither is {" ".join(need)}'
+	print('kconform: npm install ' + ' '.join(need), flush=True)
+	r = subprocess.run(['npm', 'install', '--prefix', str(prefix), '--no-audit',
+			    '--no-fund', *need], capture_output=True, text=True, check=False)
+	if r.returncode != 0:
+		return f'npm install {" ".join(need)} failed: ' + (r.stdout + r.stderr)[-1000:]
+	return None

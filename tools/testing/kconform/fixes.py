@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
+from . import gate
 from .model import BAD, KconformError, Status, Suite
 
 Key = Tuple[str, str, str]
@@ -51,7 +52,7 @@ class Fix:
 			kind, suite, case = (glob.split(':', 2) + ['', ''])[:3]
 			if fnmatch.fnmatchcase(key[0], kind) and \
 					fnmatch.fnmatchcase(key[1], suite) and \
-					fnmatch.fnmatchcase(key[2], case):
+					gate.glob(key[2], case):
 				return True
 		return False
 

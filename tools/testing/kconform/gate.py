@@ -4,14 +4,16 @@
 known-issues.toml lists expected failures, each with a reason and an
 `until` date; after that date the failure counts again. An entry accepts
 only a `fail` unless it names the statuses it accepts (`status`), names
-its case (a glob that never matches the runner's own `<...>` cases unless
-it starts with `<` itself), may be scoped to a kernel version glob and an
+its case (a glob whose wildcards never match the runner's own `<...>`
+names, at any level: `prog/*` does not take `prog/<tap>`), may be scoped to a kernel version glob and an
 accelerator, and may be `intermittent`. An entry whose cases all pass is
 reported as fixed and fails the gate, so the file stays true.
 
 A baseline is an earlier results.json, read and checked before the run
 writes anything: the gate names new failures, new passes, and cases that
-appeared or vanished. New failures and vanished cases fail the gate.
+appeared or vanished, and passes that now skip, over the same cases on
+both sides (scope). New failures and vanished cases fail the gate, and
+so does a run that reported no case or did not finish.
 """
 
 from __future__ import annotations
@@ -19,14 +21,19 @@ from __future__ import annotations
 import datetime
 import fnmatch
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .model import BAD, InputError, Status, Suite
+from .suites import Selection
 
 Key = Tuple[str, str, str]
+Baseline = Dict[Key, str]		# an earlier run's cases and statuses
+# The most an input file may hold (a known-issues file, a results.json).
+READ_LIMIT = 64 << 20
 ACCEPTABLE = frozenset(s.value for s in BAD)
 ENTRY_KEYS: Dict[str, Any] = {'kind': str, 'suite': str, 'case': str, 'reason': str,
 	      'until': datetime.date, 'status': (str, list),
@@ -38,11 +45,41 @@ def key_name(key: Key) -> str:
 	return ':'.join(key)
 
 
-def _glob(name: str, pattern: str) -> bool:
-	"""fnmatch, except that runner-made `<...>` cases need a `<` pattern."""
-	if name.startswith('<') and not pattern.startswith('<'):
-		return False
-	return fnmatch.fnmatchcase(name, pattern)
+def _translate(pattern: str) -> str:
+	"""fnmatch's glob as a regular expression whose wildcards (*, ?,
+	[...]) never match '<': that one only by a '<' the pattern spells."""
+	out = []
+	i = 0
+	while i < len(pattern):
+		ch = pattern[i]
+		i += 1
+		if ch == '*':
+			out.append('[^<]*')
+		elif ch == '?':
+			out.append('[^<]')
+		elif ch == '[':
+			j = i + (1 if pattern[i:i + 1] in ('!', ']') else 0)
+			j = pattern.find(']', j + (1 if pattern[j:j + 1] == ']' else 0))
+			if j < 0:
+				out.append(re.escape(ch))
+				continue
+			body = pattern[i:j].replace('\\', '\\\\')
+			i = j + 1
+			if body.startswith('!'):
+				body = '^<' + body[1:]
+			out.append(f'(?!<)[{body}]' if '<' not in body else f'[{body}]')
+		else:
+			out.append(re.escape(ch))
+	return ''.join(out)
+
+
+def glob(name: str, pattern: str) -> bool:
+	"""fnmatch, except that a runner-made `<...>` part of a case name, at
+	any level (`<kernel report>`, `prog/<tap>`), matches only a pattern
+	that spells its '<'."""
+	if '<' not in name:
+		return fnmatch.fnmatchcase(name, pattern)
+	return re.fullmatch(_translate(pattern), name, re.S) is not None
 
 
 @dataclass(frozen=True)
@@ -61,7 +98,7 @@ class KnownIssue:
 	def covers(self, key: Key) -> bool:
 		kind, suite, case = key
 		return (fnmatch.fnmatchcase(kind, self.kind) and
-			fnmatch.fnmatchcase(suite, self.suite) and _glob(case, self.case))
+			fnmatch.fnmatchcase(suite, self.suite) and glob(case, self.case))
 
 	def applies(self, kernel: str, accel: str) -> bool:
 		"""Is the entry in scope for this kernel version and accelerator?"""
@@ -72,14 +109,21 @@ class KnownIssue:
 		return f'{self.reason}; until {self.until}'
 
 
-def read_text(path: Path, what: str) -> str:
-	"""A regular UTF-8 file's text, or an InputError naming it."""
+def read_text(path: Path, what: str, limit: int = READ_LIMIT,
+	      errors: str = 'strict') -> str:
+	"""A regular UTF-8 file's text (errors='replace': what is not UTF-8
+	replaced), at most limit bytes (a /dev/zero is refused, not read
+	until memory runs out), or an InputError naming it."""
 	if not path.exists():
 		raise InputError(f'{what} {path}: no such file')
 	if not path.is_file() and not str(path).startswith('/dev/'):
 		raise InputError(f'{what} {path}: not a regular file')
 	try:
-		return path.read_bytes().decode('utf-8')
+		with path.open('rb') as f:
+			data = f.read(limit + 1)
+		if len(data) > limit:
+			raise InputError(f'{what} {path}: larger than {limit >> 20} MiB')
+		return data.decode('utf-8', errors)
 	except UnicodeDecodeError as e:
 		raise InputError(f'{what} {path}: not UTF-8 ({e})') from e
 	except OSError as e:
@@ -138,7 +182,7 @@ def load_known(path: Path) -> List[KnownIssue]:
 		for n, item in enumerate(items, 1)]
 
 
-def load_baseline(path: Path) -> Dict[Key, str]:
+def load_baseline(path: Path) -> Baseline:
 	"""An earlier results.json as {(kind, suite, case): status}."""
 	text = read_text(path, '--baseline')
 	try:
@@ -163,12 +207,15 @@ class Verdict:
 	flaky: List[str] = field(default_factory=list)
 	new_failures: List[str] = field(default_factory=list)
 	new_passes: List[str] = field(default_factory=list)
+	new_skips: List[str] = field(default_factory=list)
 	appeared: List[str] = field(default_factory=list)
 	vanished: List[str] = field(default_factory=list)
+	# the cases' statuses, as results.json totals counts them
 	counts: Dict[str, int] = field(default_factory=dict)
 	carried: List[str] = field(default_factory=list)	# omitted fixes' bugs
 	problems: List[str] = field(default_factory=list)	# e.g. the fix proof
 	marks: Dict[Key, str] = field(default_factory=dict)	# 'accepted', 'flaky', ...
+	accepted_by: Dict[Key, KnownIssue] = field(default_factory=dict)
 	fail_on_flaky: bool = False
 
 	@property
@@ -187,14 +234,29 @@ class Verdict:
 				     ('finding, a bug the series fixes (not a failure)', self.carried),
 				     ('new failure', self.new_failures),
 				     ('new pass', self.new_passes),
+				     ('new skip', self.new_skips),
 				     ('appeared', self.appeared),
 				     ('vanished', self.vanished)):
 			out.extend(f'gate: {title}: {i}' for i in items)
 		out.extend(f'gate: FAILED: {p}' for p in self.problems)
-		c = self.counts
-		out.append(f'{c.get("pass", 0)} passed, {c.get("failed", 0)} failed, '
-			   f'{c.get("skip", 0)} skipped')
+		out.append(self.tally())
 		return out
+
+	def tally(self) -> str:
+		"""The last line: the cases' statuses as results.json totals
+		counts them (failed: fail, crash and timeout), and which of the
+		failed ones the gate does not count against the run."""
+		c = self.counts
+		failed = sum(c.get(s.value, 0) for s in BAD)
+		line = (f'{c.get("pass", 0)} passed, {failed} failed, '
+			f'{c.get("skip", 0)} skipped')
+		spared = [f'{n} {word}' for n, word in (
+			(len(self.accepted), 'accepted'),
+			(len(self.carried), 'carry a bug the series fixes'))
+			if n]
+		if spared:
+			line += f' (of the failed, not failures: {", ".join(spared)})'
+		return line
 
 	def to_json(self) -> Dict[str, Any]:
 		return {'ok': self.ok, 'failures': self.failures,
@@ -202,8 +264,9 @@ class Verdict:
 			'accepted': self.accepted, 'expired': self.expired,
 			'fixed': self.fixed, 'flaky': self.flaky,
 			'new_failures': self.new_failures,
-			'new_passes': self.new_passes, 'appeared': self.appeared,
-			'vanished': self.vanished}
+			'new_passes': self.new_passes, 'new_skips': self.new_skips,
+			'appeared': self.appeared, 'vanished': self.vanished,
+			'counts': self.counts}
 
 
 def _cases(suites: Sequence[Suite]) -> Dict[Key, str]:
@@ -273,12 +336,18 @@ def merge_rerun(first: Sequence[Suite], again: Sequence[Suite]) -> List[Suite]:
 def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
 	   baseline: Optional[Dict[Key, str]], today: datetime.date,
 	   kernel: str = '', accel: str = '', fail_on_flaky: bool = False,
-	   findings: Optional[Set[Key]] = None) -> Verdict:
+	   findings: Optional[Set[Key]] = None,
+	   scope: Optional[Callable[[Key], bool]] = None,
+	   errors: Sequence[str] = ()) -> Verdict:
 	"""findings: bad cases that show a bug the run chose to leave in
-	(the guards of omitted fixes): reported, not counted as failures."""
+	(the guards of omitted fixes): reported, not counted as failures.
+	scope: the cases of both sides the baseline comparison is about
+	(what the run was asked for), None: all of them. A run that
+	reported no case at all fails: nothing ran, nothing passed; so does
+	one that did not finish (errors: what stopped it, a signal)."""
 	v = Verdict(fail_on_flaky=fail_on_flaky)
 	findings = findings or set()
-	passed = failed = skipped = 0
+	v.counts = {st.value: 0 for st in Status}
 	used: Dict[KnownIssue, List[Tuple[Key, Status, bool]]] = {}
 	for s in suites:
 		for c in s.cases:
@@ -287,14 +356,13 @@ def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
 			for k in known:
 				if k.covers(key) and k.applies(kernel, accel):
 					used.setdefault(k, []).append((key, c.status, c.flaky))
+			v.counts[c.status.value] += 1
 			if c.status == Status.PASS:
-				passed += 1
 				if c.flaky:
 					v.flaky.append(name)
 					v.marks[key] = 'flaky'
 				continue
 			if c.status == Status.SKIP:
-				skipped += 1
 				continue
 			if key in findings:
 				v.carried.append(name)
@@ -304,10 +372,10 @@ def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
 			if issue and today <= issue.until:
 				v.accepted.append(f'{name} ({issue.label()})')
 				v.marks[key] = 'accepted'
+				v.accepted_by[key] = issue
 				continue
 			if issue:
 				v.expired.append(f'{name} ({issue.reason}; expired {issue.until})')
-			failed += 1
 			v.failures.append(name)
 	for k, seen in used.items():
 		if not k.intermittent and today <= k.until and \
@@ -315,10 +383,28 @@ def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
 			v.fixed.append(f'{k.where} ({k.kind}:{k.suite}:{k.case}): '
 				       f'{", ".join(key_name(x) for x, _, _ in seen)} '
 				       f'now pass{"es" if len(seen) == 1 else ""} ({k.reason})')
-	v.counts = {'pass': passed, 'failed': failed, 'skip': skipped}
+	v.problems += [f'the run did not finish: {e.splitlines()[0] if e else "?"}'
+		       for e in errors]
+	if not any(s.cases for s in suites):
+		v.problems.append('no test result at all: the console holds no '
+				  'KTAP/TAP result of a suite asked for (or none '
+				  'of the cases selected ran)')
 	if baseline is not None:
-		_compare(v, baseline, _cases(suites))
+		inside = scope or (lambda key: True)
+		_compare(v, {k: s for k, s in baseline.items() if inside(k)},
+			 {k: s for k, s in _cases(suites).items() if inside(k)})
 	return v
+
+
+def scope(sel: Selection, suites: Sequence[Suite]) -> Callable[[Key], bool]:
+	"""The cases a baseline comparison is about, the same on both sides:
+	every kind asked for or reported (a kselftest console's benchmarks,
+	a suite suites.toml does not know); when --suite or --case narrowed
+	the run, only what they ask for."""
+	kinds = set(sel.kinds) | {s.kind for s in suites}
+	if sel.whole and not sel.cases:
+		return lambda key: key[0] in kinds
+	return lambda key: key[0] in kinds and sel.wants(*key)
 
 
 def _compare(v: Verdict, old: Dict[Key, str], new: Dict[Key, str]) -> None:
@@ -337,3 +423,5 @@ def _compare(v: Verdict, old: Dict[Key, str], new: Dict[Key, str]) -> None:
 				v.new_failures.append(f'{name} ({old[key]} -> {new[key]})')
 		elif new[key] == 'pass' and old[key] != 'pass':
 			v.new_passes.append(f'{name} ({old[key]} -> pass)')
+		elif new[key] == 'skip' and old[key] == 'pass':
+			v.new_skips.append(f'{name} (pass -> skip)')

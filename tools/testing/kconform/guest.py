@@ -20,11 +20,11 @@ import os
 import shutil
 import subprocess
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import bench, console, image as package_image, kconfig, lanes, proc
+from . import bench, ccache, console, image as package_image, kconfig, lanes, proc
 from .model import KconformError, Suite
 from .suites import SuiteSpec
 
@@ -105,6 +105,8 @@ class GuestJob:
 	cmdline: str = ''
 	# kselftest targets side by side in one boot (lanes.py)
 	lanes: int = 1
+	# per build made here, what it took from ccache (ccache.measured)
+	ccache: Dict[str, Dict[str, int]] = field(default_factory=dict)
 
 	@property
 	def image(self) -> Path:
@@ -257,10 +259,11 @@ def build(job: GuestJob, key: Optional[str]) -> bool:
 	stamp.unlink(missing_ok=True)
 	# A build is ended when it stops making progress, not at a wall time:
 	# a cold debug build on 2 busy cores took more than an hour.
-	proc.check(job.make('all'), job.out / 'guest-build.log', BUILD_TIMEOUT,
-		   'kernel build', idle=BUILD_IDLE)
-	proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
-		   'kernel headers')
+	with ccache.measured(job.ccache, 'kernel'):
+		proc.check(job.make('all'), job.out / 'guest-build.log', BUILD_TIMEOUT,
+			   'kernel build', idle=BUILD_IDLE)
+		proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
+			   'kernel headers')
 	if key is not None:
 		stamp.write_text(key)
 	return True
@@ -351,10 +354,11 @@ def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 	if dest.exists():
 		shutil.rmtree(dest)
 	names = targets(specs)
-	proc.check(['make', '-C', str(job.tree / 'tools/testing/selftests'),
-		    f'O={job.build_dir}', *TOOLCHAIN, f'TARGETS={" ".join(names)}',
-		    f'KSFT_INSTALL_PATH={dest}', f'-j{job.jobs}', 'install'],
-		   job.out / 'kselftest-install.log', 1800, 'kselftest install')
+	with ccache.measured(job.ccache, 'kselftests'):
+		proc.check(['make', '-C', str(job.tree / 'tools/testing/selftests'),
+			    f'O={job.build_dir}', *TOOLCHAIN, f'TARGETS={" ".join(names)}',
+			    f'KSFT_INSTALL_PATH={dest}', f'-j{job.jobs}', 'install'],
+			   job.out / 'kselftest-install.log', 1800, 'kselftest install')
 	return dest
 
 

@@ -43,6 +43,7 @@ class Inputs:
 	guest_timeout: int = 900
 	seeds: Path = REPO
 	log: Optional[Path] = None	# parse: the console log
+	ccache_remote: Optional[str] = None	# --ccache-remote URL
 
 	@property
 	def source_name(self) -> str:
@@ -162,4 +163,5 @@ def check(args: argparse.Namespace, registry: Sequence[suites.SuiteSpec]) -> Inp
 		kunit_timeout=getattr(args, 'kunit_timeout', 300),
 		guest_timeout=getattr(args, 'guest_timeout', 900),
 		seeds=Path(getattr(args, 'seeds', REPO)),
-		log=Path(args.log) if getattr(args, 'log', None) else None)
+		log=Path(args.log) if getattr(args, 'log', None) else None,
+		ccache_remote=getattr(args, 'ccache_remote', None))

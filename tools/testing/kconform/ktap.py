@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
-from .model import Case, Status, Suite
+from .model import BAD, Case, Status, Suite
 
 Line = Tuple[int, str]
 
@@ -44,6 +44,8 @@ _PLAN = re.compile(r'^1\.\.(\d+)(?:\s+#\s*(.*?))?\s*$')
 _RESULT = re.compile(r'^(not ok|ok)\b(.*)$')
 _RESULT_FULL = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?(.*))?$')
 _SUBTEST = re.compile(r'^# Subtest: (.+)$')
+# TAP's emergency stop: the producer gave up, whatever it printed before.
+_BAIL = re.compile(r'^Bail out!(.*)$')
 _STATS = re.compile(r'(pass:\d+ fail:\d+|^#?\s*Totals:|^# (PASSED|FAILED): |'
 		    r'^#?\s*(RUN|OK|FAIL|SKIP)\s{2,}|^Starting \d+ tests)')
 _KSFT_PROG = re.compile(r'^selftests: (\S+): (\S+)$')
@@ -106,7 +108,7 @@ def clean(raw: Sequence[str]) -> List[Line]:
 		text = text.rstrip('\r\n').replace('\r', '')
 		kernel = bool(_TIMESTAMP.match(text))
 		if cut is not None and not kernel:
-			if not _own_line(text) or not out[cut][1].strip('# '):
+			if not _own_line(text) or _partial(out[cut][1]):
 				text = out.pop(cut)[1] + text
 			cut = None
 		parts = _GLUED.split(text)
@@ -116,6 +118,13 @@ def clean(raw: Sequence[str]) -> List[Line]:
 	return out
 
 
+def _partial(text: str) -> bool:
+	"""A cut line that holds no more than the runner's "# " and the
+	start of a result line ("# not "): what follows belongs to it."""
+	rest = text.strip().lstrip('#').strip()
+	return not rest or 'not ok'.startswith(rest)
+
+
 def _own_line(text: str) -> bool:
 	"""Not the rest of an interrupted line: a line that starts anew."""
 	return text.startswith(('#', 'kconform:')) or _structural(text.strip())
@@ -123,7 +132,7 @@ def _own_line(text: str) -> bool:
 
 def _structural(text: str) -> bool:
 	return bool(_HEADER.match(text) or _PLAN.match(text) or
-		    _RESULT.match(text))
+		    _RESULT.match(text) or _BAIL.match(text))
 
 
 def _split_result(text: str) -> Tuple[bool, int, str, str]:
@@ -181,6 +190,13 @@ def parse_level(lines: Sequence[Line], depth: int = 0,
 					f'plan says 1..{sub.plan} but {sub.in_doc} '
 					f'results were reported')
 			if not node.name:
+				node.name = sub.subtest
+			elif sub.subtest and node.name != sub.subtest:
+				# a result line cut short ("ok 3 tcp_eh") or another
+				# test's: the subtest it closes keeps its name
+				node.problems.append(
+					f'result line {node.last + 1} names {node.name!r} '
+					f'but closes subtest {sub.subtest!r}')
 				node.name = sub.subtest
 			if sub.plan == 0 and _is_skip(sub.plan_directive) and \
 					node.directive.strip().upper() == 'SKIP':
@@ -246,9 +262,19 @@ def parse_level(lines: Sequence[Line], depth: int = 0,
 			diag = []
 			previous = idx
 			continue
+		m = _BAIL.match(text)
+		if m:
+			level.structured = True
+			level.problems.append(f'line {idx + 1}: Bail out!{m.group(1)}')
+			previous = idx
+			continue
 		m = _PLAN.match(text)
 		if m:
 			level.structured = True
+			if level.plan is not None:
+				level.problems.append(
+					f'line {idx + 1}: a second plan line 1..{m.group(1)} '
+					f'in one TAP document, after 1..{level.plan}')
 			level.plan = int(m.group(1))
 			level.plan_directive = (m.group(2) or '').strip()
 			previous = idx
@@ -354,22 +380,48 @@ def leaf_cases(node: Node, prefix: str = '') -> List[Case]:
 		cases.extend(leaf_cases(child, name + '/'))
 	for problem in node.problems:
 		cases.append(Case(name + '/<ktap>', Status.FAIL, problem))
-	if status != Status.PASS and all(c.status == Status.PASS
-					 for c in cases):
+	if not _explained(node, status, cases):
 		cases.append(Case(name, status, msg or
 				  'the parent result is not ok although '
-				  'every subtest passed', duration_s=node.duration))
+				  'no subtest failed', duration_s=node.duration))
 	return cases
 
 
-def _suite_from(node: Node, name: str, kind: str, cases: List[Case]) -> Suite:
+# A parent's directive that its failing children explain: none, or the
+# exit status kselftest's harness gives a program with a failed test.
+_PLAIN_FAIL = ('', 'exit=1')
+
+
+def _explained(node: Node, status: Status, cases: Sequence[Case]) -> bool:
+	"""Does the parent's result say nothing its subtests' cases do not?
+	Not when no subtest failed (the others skipped: the parent's
+	not ok would be lost), nor when it died otherwise (exit=139, a
+	TIMEOUT) than a failed test makes it."""
+	if status == Status.PASS:
+		return True
+	if all(c.status == Status.PASS for c in cases):
+		return False
+	if status not in BAD:
+		return True
+	return status == Status.FAIL and node.directive.strip() in _PLAIN_FAIL \
+		and any(c.status in BAD for c in cases)
+
+
+def _suite_from(node: Node, name: str, kind: str, cases: List[Case],
+		own: str = '') -> Suite:
+	"""own: the program whose result this is when its subtests are the
+	cases (a kselftest target has several), named in the message of
+	the parent's case; '' for a KUnit suite (its cases are subtests)
+	and for a kselftest program without subtests (its case is itself)."""
 	suite = Suite(name, kind, cases)
 	status, msg = node_status(node)
+	if own:
+		msg = f'{own}: {msg}'
 	if node.ok is None:
 		suite.status, suite.message = status, f'{kind} suite {name}: {msg}'
 		suite.cases.append(Case('<suite>', status, suite.message))
 	elif status in (Status.FAIL, Status.TIMEOUT) and \
-			all(c.status == Status.PASS for c in cases):
+			(own or kind == 'kunit') and not _explained(node, status, cases):
 		suite.cases.append(Case('<suite>', status, msg))
 	return suite
 
@@ -406,7 +458,8 @@ def kselftest_suites(level: Level) -> List[Suite]:
 			status, msg = node_status(node)
 			cases.append(Case(prog, status, msg,
 					  duration_s=node.duration))
-		new = _suite_from(node, target, 'kselftest', cases)
+		new = _suite_from(node, target, 'kselftest', cases,
+				  prog if node.children else '')
 		if target in suites:
 			old = suites[target]
 			old.cases.extend(new.cases)

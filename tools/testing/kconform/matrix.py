@@ -169,3 +169,12 @@ def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 	       'differences': [{'case': k, 'verdicts': dict(zip(releases, row))}
 			       for k, row in rows]}
 	return lines, doc
+
+
+def changes_section(pairs: Sequence[Sequence[str]]) -> List[str]:
+	"""matrix.txt's last section: per neighbouring pair of releases, the
+	lines of changes.between (the first names the pair)."""
+	out = ['== changes between releases (kconform changes: the features\' hunks)']
+	for lines in pairs:
+		out += ['   ' + lines[0]] + ['      ' + l for l in lines[1:]]
+	return out

@@ -35,10 +35,10 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from . import (applicable, archive, bench, console, deps, fixes, gate, guest, image, kcidb,
-	       kernels, kunitrun, lanes, proc, report, suites, tree)
+from . import (applicable, archive, bench, ccache, console, deps, fixes, gate, guest, image, kcidb,
+	       kernels, kunitrun, lanes, preflight, proc, report, suites, tree)
 from .inputs import REPO, Inputs
 from .model import KconformError, Kind, Status, Suite
 from .stages import Stages
@@ -50,12 +50,6 @@ PROBE_TIMEOUT = 20.0
 def cache_dir() -> Path:
 	env = os.environ.get('KCONFORM_CACHE')
 	return Path(env) if env else Path.home() / '.cache' / 'kconform'
-
-
-def use_ccache() -> None:
-	"""Keep ccache's objects with the rest of the cache, unless set."""
-	os.environ.setdefault('CCACHE_DIR', str(cache_dir() / 'ccache'))
-	os.environ.setdefault('CCACHE_MAXSIZE', '8G')
 
 
 @dataclass
@@ -192,7 +186,7 @@ def run(inputs: Inputs, registry: Sequence[suites.SuiteSpec]
 	) -> Tuple[int, report.RunReport]:
 	"""Build, boot, run every suite selected, report and gate."""
 	deps.ensure(deps.RUN_PACKAGES)
-	use_ccache()
+	ccache.setup(cache_dir(), inputs.ccache_remote)
 	rep = report.RunReport(kernel={
 		'source': inputs.source_name, 'version': '?', 'series_sha256': '',
 		'extra_patches': [{'name': p.name, 'sha256': tree.sha256(p)}
@@ -266,7 +260,7 @@ def derive(r: Run) -> Optional[Boots]:
 	kern.describe(rep.kernel)
 	if src.dropped:
 		rep.kernel['dropped_patches'] = dict(src.dropped)
-	gjob, kjob = jobs(inputs, kern, src, layout)
+	gjob, kjob = jobs(inputs, kern, src, layout, rep.ccache)
 	p = plan(inputs, r.registry, kern, src, gjob, kjob)
 	# the suites not applicable to the tree come first, as they are known
 	r.rep.not_applicable = [n for n in p.not_applicable if not n.named]
@@ -286,8 +280,8 @@ def _migrate(build_root: Path) -> None:
 		(build_root / 'guest').rename(build_root / 'default')
 
 
-def jobs(inputs: Inputs, kern: kernels.Kernel, src: tree.Source,
-	 layout: tree.Layout) -> Tuple[guest.GuestJob, kunitrun.KunitJob]:
+def jobs(inputs: Inputs, kern: kernels.Kernel, src: tree.Source, layout: tree.Layout,
+	 stats: Dict[str, Dict[str, int]]) -> Tuple[guest.GuestJob, kunitrun.KunitJob]:
 	"""The guest's and the KUnit kernel's jobs, with the variant's
 	timeouts."""
 	variant = inputs.variant
@@ -296,7 +290,7 @@ def jobs(inputs: Inputs, kern: kernels.Kernel, src: tree.Source,
 	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
 			      inputs.out, inputs.jobs,
 			      int(inputs.guest_timeout * variant.timeout_factor),
-			      variant, lanes=inputs.lanes)
+			      variant, lanes=inputs.lanes, ccache=stats)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(inputs.kunit_timeout * variant.timeout_factor),
 				 tuple(variant.cmdline.split()))
@@ -503,11 +497,9 @@ def rerun(r: Run, b: Boots, redo: Set[Tuple[str, str]], attempt: int) -> List[Su
 
 # --- parse -------------------------------------------------------------------
 
-def parse(inputs: Inputs, kind: str) -> Tuple[int, report.RunReport]:
-	"""A console log saved elsewhere, through the same parser and gate."""
-	assert inputs.log is not None
-	text = gate.read_text(inputs.log, 'LOG')
-	raw = text.splitlines()
+def parse(inputs: Inputs, kind: str, raw: List[str]) -> Tuple[int, report.RunReport]:
+	"""A console log saved elsewhere (raw: its lines, read as a run reads
+	the guest's), through the same parser and gate."""
 	sel = inputs.selection
 	expected = sel.expected(kind) if not sel.whole else []
 	rep = report.RunReport(kernel={'source': f'console log {inputs.log}',
@@ -551,14 +543,12 @@ def decide(rep: report.RunReport, results: List[Suite], st: Stages,
 	"""The report's suites, fixes and gate."""
 	rep.suites = results
 	rep.stages = st.times
-	baseline = inputs.baseline
-	if baseline is not None:
-		baseline = {k: v for k, v in baseline.items() if inputs.selection.wants(*k)}
 	fix_list, applied = _fixes_verdicts(rep, results)
-	verdict = gate.decide(results, inputs.known, baseline, datetime.date.today(),
+	verdict = gate.decide(results, inputs.known, inputs.baseline, datetime.date.today(),
 			      rep.kernel.get('version', '?'), rep.accel,
 			      inputs.fail_on_flaky,
-			      fixes.findings(fix_list, results, applied))
+			      fixes.findings(fix_list, results, applied),
+			      gate.scope(inputs.selection, results), rep.errors)
 	if inputs.prove_fixes:
 		verdict.problems += fixes.proof(rep.fixes, verdict.new_failures +
 						verdict.new_passes + verdict.appeared +
@@ -569,13 +559,19 @@ def decide(rep: report.RunReport, results: List[Suite], st: Stages,
 
 def finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	   inputs: Inputs) -> int:
-	"""The gate, then every output; the exit code."""
+	"""The gate, then every output, written whole; the exit code."""
+	with preflight.writing():
+		return _finish(rep, results, st, inputs)
+
+
+def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
+	    inputs: Inputs) -> int:
 	verdict = decide(rep, results, st, inputs)
 	out = inputs.out
 	report.write_json(rep, out / 'results.json')
 	report.write_junit(rep, out / 'junit.xml')
 	if inputs.kcidb:
-		kcidb.write(rep, inputs.kcidb)
+		kcidb.write(rep, verdict, inputs.kcidb)
 	table = report.summary(rep) + \
 		fixes.lines(rep.fixes, rep.kernel['source'] if rep.package is not None
 			    else '') + \

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from . import bench
+from . import bench, ccache
 from .applicable import NotApplicable
 from .gate import Verdict
 from .model import BAD, Case, Status, Suite
 
 SCHEMA = 1
+NAME_WIDTH = 60		# of the summary's name column; a longer name overflows
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class RunReport:
 	fixes: List[Dict[str, Any]] = field(default_factory=list)	# fixes.verdicts
 	coverage: List[Dict[str, Any]] = field(default_factory=list)	# coverage.Row
 	coverage_lines: List[str] = field(default_factory=list)	# the summary's table
+	# per build, what it took from ccache (ccache.measured)
+	ccache: Dict[str, Dict[str, int]] = field(default_factory=dict)
 
 	@property
 	def errors(self) -> List[str]:
@@ -89,12 +92,27 @@ class RunReport:
 			'not_applicable': [{'kind': n.kind, 'suite': n.suite,
 					    'reason': n.reason} for n in self.not_applicable],
 			**({'coverage': self.coverage} if self.coverage else {}),
+			**({'ccache': ccache.record(self.ccache)} if self.ccache else {}),
 		}
 
 
 # What XML 1.0 cannot hold (NUL, ESC, BEL, BS, U+FFFE, lone surrogates:
 # serial garbage, colour codes), and lone surrogates, which UTF-8 cannot.
 _NOT_XML = re.compile('[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
+
+
+def from_json(doc: Mapping[str, Any]) -> RunReport:
+	"""A results.json read back (what the KCIDB conversion needs)."""
+	rep = RunReport(kernel=dict(doc.get('kernel', {})), accel=str(doc.get('accel', 'tcg')),
+			stages=dict(doc.get('stages', {})), fixes=list(doc.get('fixes', [])),
+			stage_errors=[StageError('run', str(e)) for e in doc.get('errors', [])])
+	for s in doc.get('suites', []):
+		rep.suites.append(Suite(s['name'], s['kind'], [
+			Case(c['name'], Status(c['status']), c.get('message', ''),
+			     {k: v for k, v in c.get('metrics', {}).items() if v is not None},
+			     bool(c.get('flaky', False)), c.get('duration_s'))
+			for c in s.get('cases', [])], Status(s['status']), s.get('message', '')))
+	return rep
 
 
 def printable(text: str) -> str:
@@ -153,12 +171,15 @@ def write_json(report: RunReport, path: Path) -> None:
 def write_junit(report: RunReport, path: Path) -> None:
 	root = ET.Element('testsuites', name='kconform')
 	for s in report.suites:
-		bad = sum(1 for c in s.cases if c.status in BAD)
+		# JUnit: a failure is a test that failed, an error one that
+		# could not finish (crash, timeout)
+		failed = sum(1 for c in s.cases if c.status == Status.FAIL)
+		errors = sum(1 for c in s.cases if c.status in BAD) - failed
 		skipped = sum(1 for c in s.cases if c.status == Status.SKIP)
 		suite = printable(f'{s.kind}.{s.name}')
 		el = ET.SubElement(root, 'testsuite', name=suite,
-				   tests=str(len(s.cases)), failures=str(bad),
-				   skipped=str(skipped))
+				   tests=str(len(s.cases)), failures=str(failed),
+				   errors=str(errors), skipped=str(skipped))
 		for c in s.cases:
 			tc = ET.SubElement(el, 'testcase', name=printable(c.name),
 					   classname=suite)
@@ -168,7 +189,8 @@ def write_junit(report: RunReport, path: Path) -> None:
 			if c.status == Status.SKIP:
 				ET.SubElement(tc, 'skipped', message=message)
 			elif c.status in BAD:
-				f = ET.SubElement(tc, 'failure', type=c.status.value,
+				f = ET.SubElement(tc, 'failure' if c.status == Status.FAIL
+						  else 'error', type=c.status.value,
 						  message=message.split('\n', 1)[0])
 				f.text = message
 	ET.ElementTree(root).write(path, encoding='unicode', xml_declaration=True)
@@ -206,7 +228,7 @@ def summary(report: RunReport) -> List[str]:
 		parts += [f'{counts[w]} {w}' for w in ('accepted', 'flaky', 'carries the bug')
 			  if w in counts]
 		out.append(f'== {s.kind} {s.name}: {head} ({", ".join(parts)})')
-		width = max((len(c.name) for c in s.cases), default=10)
+		width = min(NAME_WIDTH, max((len(c.name) for c in s.cases), default=10))
 		for c, word in zip(s.cases, words):
 			line = f'   {c.name:<{width}}  {word}'
 			if c.metrics:
@@ -220,6 +242,8 @@ def summary(report: RunReport) -> List[str]:
 					line += '\n   ' + ' ' * width + '    ' + more[:150]
 			out.append(line)
 	out += bench.ehash_table(report.suites)
+	if report.ccache:
+		out += ccache.lines(ccache.record(report.ccache))
 	for e in report.errors:
 		out.append('error: ' + e.split('\n', 1)[0])
 	slow = slowest(report)

@@ -10,13 +10,14 @@ change keep their timestamps and nothing is rebuilt for them.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import archive, proc
 from .model import InputError, KconformError
@@ -104,11 +105,75 @@ def parse_release(spec: str) -> Tuple[str, Optional[str]]:
 	return package, version or None
 
 
-def release_work(cache: Path, package: str) -> Path:
-	"""Release trees of one major version share their work folder (the
-	tree is synced by content, so a switch rebuilds what differs);
-	linux-source-6.1's is the default tree's."""
-	return cache / 'work' / ('debian' if package == DEBIAN_DIR else package)
+def release_work(cache: Path, package: str, version: str) -> Path:
+	"""One work folder (patched tree, builds) per release, so that going
+	back to a release built before is a warm run; the installed
+	linux-source-6.1's is the default tree's (`debian`)."""
+	return cache / 'work' / re.sub(r'[^A-Za-z0-9.=+~_-]', '_', f'{package}={version}')
+
+
+# A new build of the debug variant takes ~15 GiB; before a run writes
+# into a work folder, the others are dropped, least recently used
+# first, until this much disk is free.
+KEEP_FREE = 40 * 2**30
+USED = 'last-used'		# its mtime: when a run last derived the folder
+
+
+@dataclass(frozen=True)
+class Work:
+	"""A work folder in the cache: when it was last used, its size."""
+	path: Path
+	used: float
+	size: int
+
+
+def to_drop(others: Sequence[Work], free: int, keep_free: int) -> List[Work]:
+	"""The work folders to drop, least recently used first, until
+	keep_free bytes are free (every one of them, if even that is not
+	enough)."""
+	out = []
+	for w in sorted(others, key=lambda w: (w.used, str(w.path))):
+		if free >= keep_free:
+			break
+		out.append(w)
+		free += w.size
+	return out
+
+
+def _size(path: Path) -> int:
+	total = 0
+	for f in path.rglob('*'):
+		try:
+			if f.is_file() and not f.is_symlink():
+				total += f.stat().st_size
+		except OSError:
+			pass
+	return total
+
+
+def claim_work(work: Path, keep_free: int = KEEP_FREE) -> List[Work]:
+	"""Mark a work folder used now; with less than keep_free bytes free,
+	drop the other work folders beside it (those a derivation stamped),
+	least recently used first, each with a message. Returns those dropped."""
+	work.mkdir(parents=True, exist_ok=True)
+	(work / USED).touch()
+	if shutil.disk_usage(work).free >= keep_free:
+		return []
+	others = []
+	for p in sorted(work.parent.iterdir()):
+		if p.is_dir() and p != work and ((p / USED).exists() or (p / 'stamp').exists()):
+			stamp = p / USED
+			used = (stamp if stamp.exists() else p).stat().st_mtime
+			others.append(Work(p, used, _size(p)))
+	dropped = to_drop(others, shutil.disk_usage(work).free, keep_free)
+	for w in dropped:
+		when = datetime.datetime.fromtimestamp(w.used).strftime('%Y-%m-%d %H:%M')
+		print(f'kconform: cache: dropping the work folder {w.path.name} (last used '
+		      f'{when}, {w.size / 2**30:.1f} GiB): less than '
+		      f'{keep_free / 2**30:.0f} GiB free; that release builds cold next time',
+		      flush=True)
+		shutil.rmtree(w.path, ignore_errors=True)
+	return dropped
 
 
 def release_source(cache: Path, package: str, version: str,
@@ -128,7 +193,7 @@ def release_source(cache: Path, package: str, version: str,
 			   log_dir / 'extract.log', 900, f'extract {package}={version}')
 		stamp.write_text(f'{package}={version}\n')
 	name = f'{package}={version}'
-	return Source(name, root / package, release_work(cache, package),
+	return Source(name, root / package, release_work(cache, package, version),
 		      ident=name, lenient=True)
 
 
@@ -252,6 +317,7 @@ def derive(layout: Layout, src: Source, log_dir: Path) -> Tuple[str, bool]:
 	written in place.
 	"""
 	digest = series_digest(layout, src)
+	claim_work(src.work)
 	stamp = src.work / 'stamp'
 	dropped = src.work / 'dropped.json'
 	if stamp.exists() and stamp.read_text().split('\n', 1)[0] == digest \

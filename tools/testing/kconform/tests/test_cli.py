@@ -6,15 +6,14 @@ the baseline in --out, --list and --case, KCIDB (issue 12, items 1, 7,
 import contextlib
 import io
 import json
-import re
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any, Dict, List, Set, Tuple
+from typing import Any, List, Tuple
 
 from unittest import mock
 
-from kconform import cli, deps, gate, inputs, kcidb, kunitrun, pipeline, report, suites
+from kconform import cli, deps, inputs, kunitrun, pipeline, report, suites
 from kconform.model import Case, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
@@ -282,78 +281,6 @@ class ListTest(unittest.TestCase):
 		self.assertTrue(sel.wants('kselftest', 'statx_dioalign', '<suite>'))
 		self.assertFalse(sel.wants('kselftest', 'statx_dioalign',
 					   'statx_dioalign_test/bdev.x'))
-
-
-# KCIDB v5.0 (kcidb-io's schema v05_00): required fields, allowed fields,
-# patterns and statuses of the objects we write.
-SCHEMA: Dict[str, Tuple[Set[str], Set[str]]] = {
-	'checkouts': ({'id', 'origin'},
-		      {'id', 'origin', 'tree_name', 'git_repository_url', 'git_commit_hash',
-		       'git_commit_name', 'git_repository_branch', 'patchset_files',
-		       'patchset_hash', 'message_id', 'comment', 'start_time', 'log_url',
-		       'log_excerpt', 'valid', 'misc'}),
-	'builds': ({'checkout_id', 'id', 'origin'},
-		   {'checkout_id', 'id', 'origin', 'comment', 'start_time', 'duration',
-		    'architecture', 'command', 'compiler', 'input_files', 'output_files',
-		    'config_name', 'config_url', 'log_url', 'log_excerpt', 'status', 'misc'}),
-	'tests': ({'build_id', 'id', 'origin'},
-		  {'build_id', 'id', 'origin', 'environment', 'path', 'comment', 'log_url',
-		   'log_excerpt', 'status', 'number', 'waived', 'start_time', 'duration',
-		   'output_files', 'misc'}),
-}
-ID = re.compile(r'^[a-z0-9_]+:.*$')
-PATH = re.compile(r'^([a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*)?$')
-STATUSES = {'FAIL', 'ERROR', 'MISS', 'PASS', 'DONE', 'SKIP'}
-
-
-class KcidbTest(unittest.TestCase):
-	"""Item 18."""
-
-	def validate(self, data: Dict[str, Any]) -> None:
-		self.assertEqual(data['version'], {'major': 5, 'minor': 0})
-		for table, (required, allowed) in SCHEMA.items():
-			for obj in data[table]:
-				self.assertLessEqual(required, obj.keys(), obj)
-				self.assertLessEqual(obj.keys(), allowed, obj)
-				self.assertNotIn(None, obj.values())
-				for k in ('id', 'checkout_id', 'build_id'):
-					if k in obj:
-						self.assertRegex(obj[k], ID)
-				if 'status' in obj:
-					self.assertIn(obj['status'], STATUSES)
-				if 'path' in obj:
-					self.assertRegex(obj['path'], PATH)
-				self.assertLessEqual(len(obj.get('log_excerpt', '')), 16384)
-		ids = [t['id'] for t in data['tests']]
-		self.assertEqual(len(ids), len(set(ids)))
-
-	def test_run_as_kcidb(self) -> None:
-		ku = Suite('tcp_ehash', 'kunit', [Case('tcp_ehash_test_roundup/3 -> 4', Status.PASS),
-						  Case('<kernel report>', Status.CRASH, 'BUG: x' * 5000)])
-		ks = Suite('tcp_ehash', 'kselftest', [Case('t/global.slow', Status.TIMEOUT, 'late'),
-						      Case('t/global.fl', Status.PASS, 'flaky', flaky=True)])
-		be = Suite('bpf_user_ringbuf', 'bench', [Case('u2k 8 B', Status.PASS, '',
-							     {'samples_per_s': 5.1e6, 'mb_per_s': 41.1})])
-		rep = report.RunReport({'source': 'linux-source-6.1', 'version': '6.1.192',
-					'series_sha256': 'ab' * 32, 'variant': 'debug'},
-				       'tcg', [ku, ks, be], {'build': 500.0})
-		rep.verdict = gate.Verdict(accepted=['kselftest:tcp_ehash:t/global.slow (r; until 2027-01-01)'])
-		data = kcidb.convert(rep)
-		self.validate(data)
-		self.assertEqual(data['checkouts'][0]['patchset_hash'], 'ab' * 32)
-		self.assertEqual([(b['config_name'], b['status'], b['duration'])
-				  for b in data['builds']], [('debug', 'PASS', 500.0)])
-		by_path = {t['path']: t for t in data['tests']}
-		self.assertEqual(by_path['kunit.tcp_ehash.tcp_ehash_test_roundup.3_-__4']['status'],
-				 'PASS')
-		self.assertEqual(by_path['kunit.tcp_ehash._kernel_report_']['status'], 'ERROR')
-		slow = by_path['kselftest.tcp_ehash.t.global.slow']
-		self.assertEqual((slow['status'], slow['waived']), ('ERROR', True))
-		self.assertEqual(by_path['kselftest.tcp_ehash.t.global.fl']['misc'], {'flaky': True})
-		done = by_path['bench.bpf_user_ringbuf.u2k_8_B.samples_per_s']
-		self.assertEqual((done['status'], done['number']), ('DONE', {'value': 5.1e6}))
-		self.assertTrue(done['build_id'].endswith('-debug'))
-		self.assertEqual({t['build_id'] for t in data['tests']}, {done['build_id']})
 
 
 if __name__ == '__main__':

@@ -24,7 +24,7 @@ class PlanTest(unittest.TestCase):
 		kern = kernels.Built(inp.variant)
 		src = tree.Source('linux-source-6.1', tmp / 'none', tmp / 'work')
 		src.dropped = {'0501-genl.patch': 'rejected'}
-		gjob, kjob = pipeline.jobs(inp, kern, src, tree.Layout(inputs.REPO))
+		gjob, kjob = pipeline.jobs(inp, kern, src, tree.Layout(inputs.REPO), {})
 
 		def lacks(self: Any, job: Any, present: Any) -> Any:
 			return {}

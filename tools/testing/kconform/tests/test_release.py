@@ -2,6 +2,9 @@
 """Releases from the archive, matrix and bisect (issue 14, parts 2-4),
 on recorded data: apt-cache policy, quilt's output, results.json."""
 
+import contextlib
+import io
+import os
 import shutil
 import tempfile
 import unittest
@@ -59,11 +62,42 @@ class ReleaseTest(unittest.TestCase):
 		with self.assertRaises(InputError):
 			tree.parse_release('linux-image-6.1=6.1.190-1')
 
-	def test_one_work_folder_per_major(self) -> None:
+	def test_one_work_folder_per_release(self) -> None:
 		c = Path('/c')
-		self.assertEqual(tree.release_work(c, 'linux-source-6.1'), c / 'work/debian')
-		self.assertEqual(tree.release_work(c, 'linux-source-6.12'),
-				 c / 'work/linux-source-6.12')
+		self.assertEqual(tree.release_work(c, 'linux-source-6.1', '6.1.170-3'),
+				 c / 'work/linux-source-6.1=6.1.170-3')
+		self.assertNotEqual(tree.release_work(c, 'linux-source-6.1', '6.1.170-3'),
+				    tree.release_work(c, 'linux-source-6.1', '6.1.192-3'))
+		self.assertEqual(tree.release_work(c, 'linux-source-6.12', '6.12.118-1~deb12u1'),
+				 c / 'work/linux-source-6.12=6.12.118-1~deb12u1')
+
+	def test_least_recently_used_dropped_first(self) -> None:
+		g = 2**30
+		old, mid, new = (tree.Work(Path(n), t, 10 * g) for n, t in
+				 (('a', 100.0), ('b', 200.0), ('c', 300.0)))
+		# enough free: nothing goes
+		self.assertEqual(tree.to_drop([new, old, mid], 50 * g, 40 * g), [])
+		# 25 GiB short of the bound by 15: the two oldest, oldest first
+		self.assertEqual(tree.to_drop([new, old, mid], 25 * g, 40 * g), [old, mid])
+		# even all of them are not enough: all, oldest first
+		self.assertEqual(tree.to_drop([mid, new, old], 0, 40 * g), [old, mid, new])
+
+	def test_claim_work_drops_stamped_siblings_only(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			root = Path(d)
+			for name, when in (('r1', 100), ('r2', 200)):
+				(root / name).mkdir()
+				(root / name / 'stamp').write_text('x')
+				os.utime(root / name / 'stamp', (when, when))
+			(root / 'pristine').mkdir()		# not a work folder
+			with contextlib.redirect_stdout(io.StringIO()) as said:
+				self.assertEqual(tree.claim_work(root / 'r3', keep_free=0), [])
+				gone = tree.claim_work(root / 'r3', keep_free=2**62)
+			self.assertEqual([w.path.name for w in gone], ['r1', 'r2'])
+			self.assertEqual(sorted(p.name for p in root.iterdir()),
+					 ['pristine', 'r3'])
+			self.assertTrue((root / 'r3' / tree.USED).exists())
+			self.assertIn('dropping the work folder r1', said.getvalue())
 
 	def test_why_not(self) -> None:
 		lines = (DATA / 'quilt-push-fails.log').read_text().splitlines(True)
