@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set
 
 from . import (archive, bench, bisect, console, deps, export, fixes, gate, guest,
-	       image, kcidb, kernels, kunitrun, listing, matrix, proc, report, suites, tree)
+	       image, kcidb, kernels, kunitrun, listing, matrix, mutate, proc, report, suites,
+	       tree)
 from .model import NOT_APPLICABLE, InputError, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[3]
@@ -726,6 +727,10 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 	return 0 if got.first_bad else 1
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+	return mutate.command(args, REPO, cache_dir(), main)
+
+
 def cmd_deps(args: argparse.Namespace) -> int:
 	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
 		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
@@ -847,6 +852,11 @@ def parser() -> argparse.ArgumentParser:
 	bs.add_argument('--run-args', default='', metavar='ARGS',
 			help="more options for each run, one string")
 	bs.set_defaults(func=cmd_bisect)
+
+	mu = sub.add_parser('mutate', help="mutants of the features' C code, "
+			    'built and booted: which ones the suites kill')
+	mutate.options(mu, REPO)
+	mu.set_defaults(func=cmd_mutate)
 
 	dp = sub.add_parser('deps', help='install the Debian packages needed')
 	dp.add_argument('--tests', action='store_true',
