@@ -136,7 +136,8 @@ def _name(header: str) -> Optional[str]:
 		ident = m.group(1)
 		if ident in _ATTRS:
 			continue
-		if re.fullmatch(r'[A-Z][A-Z0-9_]*', ident):	# BPF_CALL_4(name, ...)
+		if re.fullmatch(r'[A-Z][A-Z0-9_]*', ident) and not header[:m.start()].strip():
+			# a macro that defines it: BPF_CALL_4(name, ...)
 			first = re.match(r'\s*(\w+)', header[m.end():])
 			return first.group(1) if first else None
 		return ident

@@ -32,7 +32,8 @@ class ScanTest(unittest.TestCase):
 	def test_functions_skip_initializers_and_name_bpf_helpers(self) -> None:
 		self.assertEqual(mutate.functions(DEMO), [
 			mutate.Function('demo_check', 10, 11, 25),
-			mutate.Function('demo_helper', 27, 28, 33)])
+			mutate.Function('demo_helper', 27, 28, 33),
+			mutate.Function('DEMO_OF', 35, 36, 38)])
 
 	def test_types_of_parameters_and_declarations(self) -> None:
 		self.assertEqual(mutate.types(DEMO, mutate.functions(DEMO)[0]),

@@ -31,3 +31,8 @@ BPF_CALL_2(demo_helper, struct demo *, d, u64, flags)
 	demo_put(d);
 	return 0;
 }
+
+static inline struct demo *DEMO_OF(struct inode *inode)
+{
+	return inode->i_private;
+}
