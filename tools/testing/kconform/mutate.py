@@ -720,15 +720,16 @@ def load_coverage(folder: Optional[Path]) -> Dict[str, coverage.Info]:
 
 
 def executed(infos: Dict[str, coverage.Info], path: str, line: int) -> Optional[Dict[str, int]]:
-	"""boot -> times the line ran; None: no data for the file."""
+	"""boot -> times the line ran, for the boots with a record of it;
+	None: no data for the file."""
 	out: Dict[str, int] = {}
 	seen = False
 	for boot, info in infos.items():
 		for sf, counts in info.lines.items():
 			if sf == path or sf.endswith('/' + path):
 				seen = True
-				if counts.get(line):
-					out[boot] = counts[line]
+				if line in counts:
+					out[boot] = out.get(boot, 0) + counts[line]
 	return out if seen else None
 
 
@@ -737,8 +738,11 @@ def why_survived(infos: Dict[str, coverage.Info], m: Mutant) -> str:
 	if runs is None:
 		return 'coverage not measured'
 	if not runs:
+		return 'no code there in the coverage build (compiled out?)'
+	ran = {b: n for b, n in runs.items() if n}
+	if not ran:
 		return 'not covered'
-	return 'not checked (executed: ' + ', '.join(f'{b} {n}x' for b, n in sorted(runs.items())) + ')'
+	return 'not checked (executed: ' + ', '.join(f'{b} {n}x' for b, n in sorted(ran.items())) + ')'
 
 
 # -- report -------------------------------------------------------------------

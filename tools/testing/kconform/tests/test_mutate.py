@@ -301,6 +301,8 @@ class ReportTest(unittest.TestCase):
 		self.assertIn('  demo.c:15:rel:0 [demo, demo_check]: not checked '
 			      '(executed: kunit-console 3x)', text)
 		self.assertIn('  demo.c:16:ret0:0 [demo, demo_check]: not covered', text)
+		self.assertEqual(mutate.why_survived(infos, ms['demo.c:18:const:0']),
+				 'no code there in the coverage build (compiled out?)')
 		self.assertEqual(mutate.why_survived({}, ms['demo.c:16:ret0:0']),
 				 'coverage not measured')
 		doc = mutate.to_json(vs, infos, {'seed': 1})
