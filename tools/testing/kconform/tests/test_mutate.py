@@ -315,5 +315,39 @@ class ReportTest(unittest.TestCase):
 		self.assertEqual((a.per_feature, a.seed, a.kind, a.variant), (3, 1, ['kunit'], 'debug'))
 
 
+class TargetsTest(unittest.TestCase):
+	"""Which functions are a feature's: coverage.toml's, a seed's changed
+	lines', a series patch's (hook or fix), never a file the series adds."""
+
+	def test_targets_of_a_small_repository(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			repo, src, seeds = Path(d) / 'repo', Path(d) / 'linux', Path(d) / 'seeds'
+			for p in (repo / 'patches', repo / 'kunitconfig', src / 'lib', seeds):
+				p.mkdir(parents=True)
+			(src / 'lib/demo.c').write_text((DATA / 'demo.c').read_text())
+			(src / 'lib/other.c').write_text('int other(int a)\n{\n\treturn a;\n}\n')
+			(src / 'lib/demo_test.c').write_text('static void t(void)\n{\n\tx();\n}\n')
+			(repo / 'kunitconfig/demo.config').write_text('CONFIG_KUNIT=y\n')
+			(repo / 'kunitconfig/other.config').write_text('CONFIG_KUNIT=y\n')
+			(repo / 'suites.toml').write_text('[demo]\npatches = {kunit = ["0001-*"]}\n[other]\n')
+			(repo / 'coverage.toml').write_text(
+				'[001]\nsuite = "demo"\nfunctions = {"lib/demo.c" = ["demo_check"]}\n'
+				'[002]\nsuite = "other"\nfiles = ["lib/other.c"]\n')
+			(seeds / '002-commit-0123456789ab-other.patch').write_text(
+				'--- a/lib/other.c\n+++ b/lib/other.c\n@@ -1,3 +1,3 @@\n'
+				' int other(int a)\n {\n-\treturn 0;\n+\treturn a;\n')
+			(repo / 'patches/0001-hook.patch').write_text(
+				'--- a/lib/demo.c\n+++ b/lib/demo.c\n@@ -29,3 +29,3 @@\n'
+				' \twhile (d->count < 3)\n \t\td->count++;\n-\tput(d);\n+\tdemo_put(d);\n'
+				'--- /dev/null\n+++ b/lib/demo_test.c\n@@ -0,0 +1,4 @@\n'
+				'+static void t(void)\n+{\n+\tx();\n+}\n')
+			(repo / 'patches/series').write_text('0001-hook.patch\n')
+			(repo / 'patches/fixes.toml').write_text('')
+			got = mutate.targets(repo, src, seeds, suites.load(repo))
+		self.assertEqual({f: sorted((t.file, t.function) for t in ts) for f, ts in got.items()}, {
+			'demo': [('lib/demo.c', 'demo_check'), ('lib/demo.c', 'demo_helper')],
+			'other': [('lib/other.c', 'other')]})
+
+
 if __name__ == '__main__':
 	unittest.main()
