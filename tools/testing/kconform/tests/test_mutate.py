@@ -274,7 +274,7 @@ class KernelRunnerTest(unittest.TestCase):
 		self.assertFalse(got.built)
 		self.assertEqual(argv[:9], ['run', '--variant', 'debug', '--kind', 'kunit',
 					    '--retries', '0', '--out', argv[8]])
-		self.assertEqual(argv[-4:], [argv[-4], argv[-3], '--jobs', '2'])
+		self.assertEqual(argv[9:], ['--patch', argv[10], '--jobs', '2'])
 
 	def test_the_cases_of_a_run(self) -> None:
 		s = Suite('demo', 'kunit', [Case('one', Status.PASS), Case('two', Status.FAIL)])
