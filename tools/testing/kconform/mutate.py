@@ -819,7 +819,8 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 	p.add_argument('--variant', default='debug', metavar='NAME',
 		       help='the kernel variant (default debug: kmemleak judges a dropped put)')
 	p.add_argument('--list', action='store_true',
-		       help='print the mutants that would run, build nothing')
+		       help='print the mutants that would run, build nothing (the '
+		       'patched tree is still derived in the cache, as a run does)')
 	p.add_argument('--equivalents', default=str(repo / EQUIVALENTS), metavar='FILE')
 	p.add_argument('--coverage', default=str(repo / 'results' / 'coverage'), metavar='DIR',
 		       help='a make coverage run: which boots ran a survivor\'s line')
