@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from . import (bisect, changes, ci, deps, export, kcidb, listing, matrix, pipeline, preflight,
-	       proc, report, suites, tree)
+from . import (bisect, changes, ci, deps, export, kcidb, listing, matrix, mutate, pipeline,
+	       preflight, proc, report, suites, tree)
 from .inputs import REPO, check, out_dir, patch_file
 from .model import InputError, KconformError
 from .stages import Stages
@@ -225,6 +225,10 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 	return 0 if got.first_bad else 1
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+	return mutate.command(args, REPO, pipeline.cache_dir(), main)
+
+
 def cmd_deps(args: argparse.Namespace) -> int:
 	deps.ensure(deps.RUN_PACKAGES + (deps.TEST_PACKAGES if args.tests else ()) +
 		    (deps.COVERAGE_PACKAGES if args.coverage else ()))
@@ -364,6 +368,11 @@ def parser() -> argparse.ArgumentParser:
 	bs.add_argument('--run-args', default='', metavar='ARGS',
 			help="more options for each run, one string")
 	bs.set_defaults(func=cmd_bisect)
+
+	mu = sub.add_parser('mutate', help="mutants of the features' C code, "
+			    'built and booted: which ones the suites kill')
+	mutate.options(mu, REPO)
+	mu.set_defaults(func=cmd_mutate)
 
 	dp = sub.add_parser('deps', help='install the Debian packages needed')
 	dp.add_argument('--tests', action='store_true',

@@ -1,0 +1,888 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Mutation testing: break the features' C code the way regressions do,
+and see which breakages the suites let through.
+
+Targets: the functions of each feature (suites.toml name) that
+coverage.toml names, that contain a line a seed commit of coverage.toml
+added, or that contain a line a series patch adds (a patch's file goes to
+the features whose seeds name it; else to the features that need the
+patch as a hook or whose cases guard it as a fix). Function extents come
+from a scan of the top-level braces (kernel style puts a function's
+braces in column 0) with comments, strings and preprocessor lines
+masked: no C parser is needed and macro-made functions (BPF_CALL_n) are
+found by their first argument.
+
+Mutants: one change in one line of a function's body, by an operator of
+OPERATORS; each has the id file:line:operator:n (n counts that
+operator's mutants of the line) and is a patch on the series that the
+runner's --patch applies (the same scratch tree and the same build as
+any run). `--per-feature N --seed S` samples N mutants per feature,
+reproducibly; without it, every mutant (the nightly form).
+
+Runs: mutants of different features, in different files and features
+that share no file, are built and booted together, each judged by its own
+feature's cases only: a case that passes without mutants and is bad with
+them kills the mutant of its feature. A batch whose kernel does not build
+is halved until the mutants that do not build are found (stillborn). A
+batch with a crash, a timeout or a report outside its mutants' suites
+(the boot's own kmemleak scan: `<kunit boot>`) is rerun one mutant at a
+time; alone, such a report kills its mutant (a dropped put judged by
+kmemleak). KUnit boots come first; a survivor of a feature with a
+kselftest target then goes to the guest boot.
+
+mutants-equivalent.toml lists mutants that cannot change behaviour,
+each with its reason: they are counted apart, never run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import fnmatch
+import json
+import random
+import shlex
+import re
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
+
+from . import coverage, fixes, gate, suites, tree
+from .model import BAD, InputError, KconformError, Status
+
+OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
+	     'flag', 'swap', 'put')
+EQUIVALENTS = 'mutants-equivalent.toml'
+KILLED, SURVIVED, STILLBORN, EQUIVALENT = 'killed', 'survived', 'stillborn', 'equivalent'
+Key = Tuple[str, str, str]		# kind, suite, case: as the gate names cases
+
+
+# -- C text -----------------------------------------------------------------
+
+def mask(lines: Sequence[str]) -> List[str]:
+	"""The lines with comments, the insides of string and character
+	literals and preprocessor lines blanked, each as long as before, so a
+	match in the mask is at the same place in the line."""
+	out = []
+	comment = False
+	pre = False
+	for line in lines:
+		if pre or (not comment and line.lstrip().startswith('#')):
+			pre = line.rstrip().endswith('\\')
+			out.append(' ' * len(line))
+			continue
+		buf = []
+		i = 0
+		while i < len(line):
+			if comment:
+				j = line.find('*/', i)
+				end = len(line) if j < 0 else j + 2
+				buf.append(' ' * (end - i))
+				comment = j < 0
+				i = end
+			elif line.startswith('/*', i):
+				comment = True
+				buf.append('  ')
+				i += 2
+			elif line.startswith('//', i):
+				buf.append(' ' * (len(line) - i))
+				i = len(line)
+			elif line[i] in '"\'':
+				j = i + 1
+				while j < len(line) and line[j] != line[i]:
+					j += 2 if line[j] == '\\' else 1
+				j = min(j, len(line) - 1)
+				buf.append(line[i] + ' ' * (j - i - 1) + line[j])
+				i = j + 1
+			else:
+				buf.append(line[i])
+				i += 1
+		out.append(''.join(buf))
+	return out
+
+
+@dataclass(frozen=True)
+class Function:
+	name: str
+	first: int		# 1-based: the header's first line
+	brace: int		# the line of the opening brace
+	last: int		# the line of the closing brace
+
+	def body(self) -> range:
+		return range(self.brace + 1, self.last)
+
+
+_ATTRS = {'__attribute__', '__printf', '__scanf', '__must_hold', '__acquires',
+	  '__releases', '__section', '__aligned', '__diag_ignore', 'noinline'}
+_CALL = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+
+
+def _flat(text: str) -> str:
+	"""text without what its parentheses hold."""
+	prev = None
+	while prev != text:
+		prev, text = text, re.sub(r'\([^()]*\)', '', text)
+	return text
+
+
+def _name(header: str) -> Optional[str]:
+	"""The defined function's name in a header, or None (an initializer,
+	a struct)."""
+	if '=' in _flat(header) or '(' not in header:
+		return None
+	for m in _CALL.finditer(header):
+		ident = m.group(1)
+		if ident in _ATTRS:
+			continue
+		if re.fullmatch(r'[A-Z][A-Z0-9_]*', ident) and not header[:m.start()].strip():
+			# a macro that defines it: BPF_CALL_4(name, ...)
+			first = re.match(r'\s*(\w+)', header[m.end():])
+			return first.group(1) if first else None
+		return ident
+	return None
+
+
+def functions(lines: Sequence[str]) -> List[Function]:
+	"""Every top-level function definition, in order."""
+	code = mask(lines)
+	out = []
+	depth = 0
+	start = 0
+	opened = 0
+	for i, text in enumerate(code):
+		if depth == 0 and not text.strip():
+			start = i + 1
+			continue
+		for ch in text:
+			if ch == '{':
+				if depth == 0:
+					opened = i
+				depth += 1
+			elif ch == '}':
+				depth -= 1
+				if depth == 0:
+					header = ' '.join(code[start:opened + 1])
+					name = _name(header[:header.rfind('{')])
+					if name:
+						out.append(Function(name, start + 1, opened + 1, i + 1))
+					start = i + 1
+			elif ch == ';' and depth == 0:
+				start = i + 1
+	return out
+
+
+def _params(header: str) -> Dict[str, str]:
+	"""name -> type of a function header's parameters."""
+	m = re.search(r'\((.*)\)', header)
+	out: Dict[str, str] = {}
+	if not m:
+		return out
+	for part in _split_args(m.group(1)):
+		p = part[1].strip()
+		if '(' in p or '[' in p:
+			continue
+		d = re.fullmatch(r'(.*?[\s*])(\w+)', p)
+		if d and d.group(1).strip():
+			out[d.group(2)] = _norm_type(d.group(1))
+	return out
+
+
+_KEYWORDS = {'return', 'goto', 'case', 'else', 'do', 'break', 'continue',
+	     'default', 'if', 'while', 'for', 'switch', 'sizeof'}
+_DECL = re.compile(r'^\t((?:(?:const|unsigned|signed|struct|enum|union|long|short|'
+		   r'volatile)\s+)*[A-Za-z_]\w*)\s+([^;=()\[\]{}]+?)\s*;\s*$')
+
+
+def _norm_type(text: str) -> str:
+	return re.sub(r'\s*\*\s*', '*', ' '.join(text.split()))
+
+
+def types(lines: Sequence[str], fn: Function) -> Dict[str, str]:
+	"""name -> declared type, for the parameters and the one-tab-deep
+	declarations without initializers of a function (what a swap of two
+	arguments needs to be sure the two have one type)."""
+	code = mask(lines)
+	out = _params(' '.join(code[fn.first - 1:fn.brace]))
+	for n in fn.body():
+		m = _DECL.match(code[n - 1])
+		if not m or m.group(1).split()[-1] in _KEYWORDS:
+			continue
+		for piece in m.group(2).split(','):
+			d = re.fullmatch(r'\s*(\**)\s*(\w+)\s*', piece)
+			if d:
+				out[d.group(2)] = _norm_type(m.group(1) + d.group(1))
+	return out
+
+
+def _close(code: str, start: int) -> int:
+	"""The index of the ')' that closes the '(' at start, or -1."""
+	depth = 0
+	for i in range(start, len(code)):
+		if code[i] == '(':
+			depth += 1
+		elif code[i] == ')':
+			depth -= 1
+			if depth == 0:
+				return i
+	return -1
+
+
+def _split_args(text: str, base: int = 0) -> List[Tuple[int, str]]:
+	"""(offset, text) of each comma-separated part at depth 0."""
+	out = []
+	depth = 0
+	begin = 0
+	for i, ch in enumerate(text):
+		if ch in '([{':
+			depth += 1
+		elif ch in ')]}':
+			depth -= 1
+		elif ch == ',' and depth == 0:
+			out.append((base + begin, text[begin:i]))
+			begin = i + 1
+	out.append((base + begin, text[begin:]))
+	return out
+
+
+# -- operators ----------------------------------------------------------------
+
+# Each errno goes to one other, a confusion a regression makes.
+ERRNO_SWAP = {
+	'EINVAL': 'EOPNOTSUPP', 'EOPNOTSUPP': 'EINVAL', 'ENOTSUPP': 'EINVAL',
+	'ENOENT': 'ENODEV', 'ENODEV': 'ENOENT', 'ENXIO': 'ENODEV',
+	'ENOMEM': 'ENOSPC', 'ENOSPC': 'ENOMEM', 'EPERM': 'EACCES',
+	'EACCES': 'EPERM', 'EBUSY': 'EAGAIN', 'EAGAIN': 'EBUSY',
+	'EEXIST': 'EBUSY', 'E2BIG': 'EINVAL', 'EFAULT': 'EINVAL',
+	'ERANGE': 'EINVAL', 'ENODATA': 'ENOENT', 'ESRCH': 'ENOENT',
+	'EBADF': 'EINVAL', 'EINTR': 'EAGAIN', 'EIO': 'EINVAL',
+	'EOVERFLOW': 'ERANGE', 'ENOTDIR': 'ENOENT', 'EISDIR': 'EINVAL',
+	'EMSGSIZE': 'EINVAL', 'ENOBUFS': 'ENOMEM', 'EPROTO': 'EINVAL',
+	'EADDRINUSE': 'EBUSY', 'ECONNREFUSED': 'ENOENT', 'EKEYREJECTED': 'EINVAL',
+	'ENOKEY': 'ENOENT', 'EBADMSG': 'EINVAL', 'ENOTTY': 'EINVAL',
+	'ETIMEDOUT': 'EAGAIN', 'EPROBE_DEFER': 'ENODEV', 'ENOSYS': 'EOPNOTSUPP',
+	'EMFILE': 'ENFILE', 'ENFILE': 'EMFILE', 'ESTALE': 'ENOENT',
+}
+# a call alone on its line that drops a reference or frees: dropping it
+# leaks (kmemleak, refcount cases)
+_PUT = re.compile(r'^(\s*)((?:\w+_put|put_\w+|kv?free|kfree_skb|consume_skb|fput|'
+		  r'mmput|fdput|\w+_put_\w+)\s*\(.*\)\s*;)\s*$')
+_NOT_PUT = ('nla_', 'nlmsg_', 'genlmsg_', 'skb_', '__skb_', 'seq_', '__nla_',
+	    'bpf_probe_', 'copy_')
+# commutative or type-taking helpers: a swap of their arguments is no mutant
+_NO_SWAP = {'min', 'max', 'min_t', 'max_t', 'clamp', 'clamp_t', 'swap',
+	    'sizeof', 'typeof', 'offsetof', 'container_of', 'min3', 'max3'}
+
+_REL = re.compile(r'(?<![<>=!-])(<=|>=|<|>|==|!=)(?![<>=])')
+_REL_SWAP = {'<': '<=', '<=': '<', '>': '>=', '>=': '>', '==': '!=', '!=': '=='}
+_INT = re.compile(r'(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)(?![\w.])')
+_NOT = re.compile(r'!(?!=)')
+_COND = re.compile(r'\b(if|while)\s*\(')
+_LOGIC = re.compile(r'&&|\|\|')
+_ERRNO = re.compile(r'-\s*(E[A-Z0-9_]+)\b')
+_RET = re.compile(r'\breturn\s+-\s*E[A-Z0-9_]+\s*;')
+# a flag: an upper-case name (a macro or an enum constant), not a call
+_FLAG = r'(?<!\w)_*[A-Z][A-Z0-9_]*[A-Z0-9]\b(?!\s*\()'
+_FLAG_BEFORE = re.compile(_FLAG + r'\s*(?<![|])\|(?![|=])\s*')
+_FLAG_AFTER = re.compile(r'\s*(?<![|])\|(?![|=])\s*' + _FLAG)
+_FLAG_SET = re.compile(r'\|=\s*(' + _FLAG + r')\s*;')
+
+
+def _int_variants(text: str) -> List[int]:
+	value = int(text, 0) if not re.fullmatch(r'0\d+', text) else int(text, 8)
+	if value == 0:
+		return [1]
+	if value == 1:
+		return [0, 2]
+	return [value - 1, value + 1]
+
+
+def _int_text(value: int, like: str) -> str:
+	if like[:2].lower() == '0x':
+		digits = f'{value:x}'
+		return like[:2] + (digits.upper() if any(c in 'ABCDEF' for c in like[2:])
+				   else digits)
+	return str(value)
+
+
+def _put(line: str, code: str) -> List[str]:
+	m = _PUT.match(code)
+	if not m or m.group(2).startswith(_NOT_PUT):
+		return []
+	end = code.rstrip()[:-1].rstrip()	# without the ';'
+	if _close(code, code.index('(')) != len(end) - 1:
+		return []		# f(a)->b(c); or f(a), g(b);
+	return [line[:len(m.group(1))] + ';']
+
+
+def _swap(line: str, code: str, known: Dict[str, str]) -> List[str]:
+	out = []
+	for m in _CALL.finditer(code):
+		if m.group(1) in _NO_SWAP or m.group(1) in _KEYWORDS:
+			continue
+		end = _close(code, m.end() - 1)
+		if end < 0:
+			continue
+		args = _split_args(code[m.end():end], m.end())
+		for (a0, t0), (a1, t1) in zip(args, args[1:]):
+			n0, n1 = t0.strip(), t1.strip()
+			if n0 == n1 or not (re.fullmatch(r'\w+', n0) and re.fullmatch(r'\w+', n1)):
+				continue
+			if n0 in known and known[n0] == known.get(n1):
+				s0 = a0 + t0.index(n0)
+				s1 = a1 + t1.index(n1)
+				out.append(line[:s0] + n1 + line[s0 + len(n0):s1] + n0 +
+					   line[s1 + len(n1):])
+	return out
+
+
+def mutate_line(line: str, code: str, known: Dict[str, str]) -> List[Tuple[str, int, str]]:
+	"""(operator, n, new line) for every mutant of one line; code is the
+	line's mask, known the types of the function's names (swap)."""
+	out: List[Tuple[str, int, str]] = []
+
+	def add(op: str, new: Iterable[str]) -> None:
+		seen = {line}
+		for text in new:
+			if text not in seen:
+				out.append((op, len(seen) - 1, text))
+				seen.add(text)
+
+	def at(m: 're.Match[str]', repl: str, group: int = 0) -> str:
+		return line[:m.start(group)] + repl + line[m.end(group):]
+
+	add('rel', (at(m, _REL_SWAP[m.group(1)], 1) for m in _REL.finditer(code)))
+	add('const', (at(m, _int_text(v, m.group(1)), 1) for m in _INT.finditer(code)
+		      for v in _int_variants(m.group(1))))
+	add('not', (at(m, '') for m in _NOT.finditer(code)))
+	conds = []
+	for m in _COND.finditer(code):
+		end = _close(code, m.end() - 1)
+		inside = code[m.end():end].strip() if end > 0 else ''
+		if inside and inside not in ('0', '1'):
+			conds.append((m, end))
+	add('true', (line[:m.end()] + '1' + line[end:] for m, end in conds
+		     if m.group(1) == 'if'))
+	add('false', (line[:m.end()] + '0' + line[end:] for m, end in conds))
+	add('logic', (at(m, '||' if m.group() == '&&' else '&&') for m in _LOGIC.finditer(code)))
+	add('errno', (at(m, ERRNO_SWAP[m.group(1)], 1) for m in _ERRNO.finditer(code)
+		      if m.group(1) in ERRNO_SWAP))
+	add('ret0', (at(m, 'return 0;') for m in _RET.finditer(code)))
+	add('flag', [at(m, '') for m in _FLAG_BEFORE.finditer(code)] +
+	    [at(m, '') for m in _FLAG_AFTER.finditer(code)] +
+	    [at(m, '0', 1) for m in _FLAG_SET.finditer(code)])
+	add('swap', _swap(line, code, known))
+	add('put', _put(line, code))
+	return out
+
+
+# -- mutants ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Mutant:
+	feature: str
+	file: str
+	line: int
+	operator: str
+	n: int
+	function: str
+	before: str
+	after: str
+	diff: str
+
+	@property
+	def id(self) -> str:
+		return f'{self.file}:{self.line}:{self.operator}:{self.n}'
+
+	@property
+	def key(self) -> str:
+		return f'{self.feature}:{self.id}'
+
+
+def _diff(path: str, lines: Sequence[str], line: int, new: str) -> str:
+	after = list(lines)
+	after[line - 1] = new
+	return ''.join(difflib.unified_diff(
+		[l + '\n' for l in lines], [l + '\n' for l in after],
+		f'a/{path}', f'b/{path}', n=3))
+
+
+def mutants_of(feature: str, path: str, lines: Sequence[str],
+	       fns: Sequence[Function]) -> List[Mutant]:
+	"""Every mutant of these functions of one file."""
+	code = mask(lines)
+	out = []
+	for fn in fns:
+		known = types(lines, fn)
+		for n in fn.body():
+			for op, k, new in mutate_line(lines[n - 1], code[n - 1], known):
+				out.append(Mutant(feature, path, n, op, k, fn.name,
+						  lines[n - 1], new, _diff(path, lines, n, new)))
+	return out
+
+
+@dataclass(frozen=True)
+class Target:
+	feature: str
+	file: str
+	function: str
+
+
+def _owners(specs: Sequence[suites.SuiteSpec]) -> Dict[Tuple[str, str], str]:
+	"""(kind, KTAP suite or target name) -> feature."""
+	out = {}
+	for s in specs:
+		for n in s.kunit:
+			out[('kunit', n)] = s.name
+		if s.kselftest:
+			out[('kselftest', s.kselftest)] = s.name
+	return out
+
+
+def _kind_suite(name: str) -> Tuple[str, str]:
+	"""kind:suite:case (a fix's guard) -> (kind, suite)."""
+	kind, suite = (name.split(':') + [''])[:2]
+	return kind, suite
+
+
+def _new_files(patch: Path) -> Set[str]:
+	text = patch.read_text(errors='replace')
+	return set(re.findall(r'^--- /dev/null\n\+\+\+ b/(\S+)', text, re.M))
+
+
+def _changed(diff: Path, path: str, src: Path) -> List[int]:
+	"""The lines of src/path that diff adds, where they are now."""
+	hunks = coverage.parse_diff(diff.read_text(errors='replace')).get(path, [])
+	if not hunks or not (src / path).exists():
+		return []
+	return coverage.map_hunks(hunks, (src / path).read_text(errors='replace').splitlines())[0]
+
+
+def targets(repo: Path, src: Path, seeds_dir: Optional[Path],
+	    specs: Sequence[suites.SuiteSpec]) -> Dict[str, Set[Target]]:
+	"""feature -> the functions its mutants change, in the tree src."""
+	layout = tree.Layout(repo)
+	names = {s.name for s in specs}
+	out: Dict[str, Set[Target]] = {}
+	lines: Dict[Tuple[str, str], List[int]] = {}
+	seed_files: Dict[str, Set[str]] = {}
+	for s in coverage.load(repo):
+		for path, named in s.functions:
+			seed_files.setdefault(path, set()).add(s.suite)
+			if s.suite in names:
+				out.setdefault(s.suite, set()).update(
+					Target(s.suite, path, fn) for fn in named)
+		diff = coverage.seed_file(seeds_dir, s.name) if seeds_dir else None
+		for path in s.files:
+			seed_files.setdefault(path, set()).add(s.suite)
+			if diff and s.suite in names:
+				lines.setdefault((s.suite, path), []).extend(_changed(diff, path, src))
+	owners = _owners(specs)
+	series = layout.series()
+	fix_suites = {f.patch: {owners.get(_kind_suite(g), '') for g in f.guards + f.affected}
+		      for f in fixes.load(layout.patches, series)}
+	for name, files in coverage.patch_files(layout.patches, series).items():
+		new = _new_files(layout.patches / name)
+		hooks = {s.name for s in specs for _, g in s.patches
+			 if fnmatch.fnmatchcase(name, g)}
+		for path in files:
+			if path in new:
+				continue	# a file the series adds: test code
+			for feature in (seed_files.get(path) or
+					hooks | fix_suites.get(name, set())) & names:
+				lines.setdefault((feature, path), []).extend(
+					_changed(layout.patches / name, path, src))
+	for (feature, path), changed in sorted(lines.items()):
+		fns = functions((src / path).read_text(errors='replace').splitlines())
+		for n in set(changed):
+			fn = next((f for f in fns if f.first <= n <= f.last), None)
+			if fn:
+				out.setdefault(feature, set()).add(Target(feature, path, fn.name))
+	return out
+
+
+def generate(src: Path, wanted: Dict[str, Set[Target]]) -> List[Mutant]:
+	"""Every mutant of the targets, sorted by feature and id."""
+	out: List[Mutant] = []
+	files = sorted({(t.feature, t.file) for ts in wanted.values() for t in ts})
+	for feature, path in files:
+		lines = (src / path).read_text(errors='replace').splitlines()
+		names = {t.function for t in wanted[feature] if t.file == path}
+		out += mutants_of(feature, path, lines,
+				  [f for f in functions(lines) if f.name in names])
+	return sorted(out, key=lambda m: (m.feature, m.file, m.line, OPERATORS.index(m.operator), m.n))
+
+
+def sample(mutants: Sequence[Mutant], per_feature: Optional[int], seed: int) -> List[Mutant]:
+	"""per_feature mutants of each feature, the same for the same seed
+	whatever other features there are; None: all."""
+	if per_feature is None:
+		return list(mutants)
+	out: List[Mutant] = []
+	for feature in sorted({m.feature for m in mutants}):
+		mine = sorted((m for m in mutants if m.feature == feature), key=lambda m: m.id)
+		rng = random.Random(f'{seed}:{feature}')
+		out += rng.sample(mine, min(per_feature, len(mine)))
+	return sorted(out, key=lambda m: (m.feature, m.id))
+
+
+# -- equivalent mutants -------------------------------------------------------
+
+_ID = re.compile(r'[\w./+-]+\.[ch]:[1-9]\d*:(' + '|'.join(OPERATORS) + r'):\d+')
+
+
+def load_equivalents(path: Path) -> Dict[str, str]:
+	"""mutant id -> why it is equivalent; every entry checked."""
+	if not path.exists():
+		return {}
+	try:
+		data = tomllib.loads(gate.read_text(path, '--equivalents'))
+	except tomllib.TOMLDecodeError as e:
+		raise InputError(f'--equivalents {path}: {e}') from e
+	out = {}
+	for mid, entry in data.items():
+		where = f'--equivalents {path}: ["{mid}"]'
+		if not _ID.fullmatch(mid):
+			raise InputError(f'{where}: not a mutant id (file:line:operator:n)')
+		if not isinstance(entry, dict) or set(entry) != {'reason'}:
+			raise InputError(f'{where}: needs reason, and nothing else')
+		if not isinstance(entry['reason'], str) or not entry['reason'].strip():
+			raise InputError(f'{where}: reason must be a non-empty string')
+		out[mid] = entry['reason']
+	return out
+
+
+# -- runs ---------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+	"""One build and boot: did it build, and each case's status."""
+	built: bool
+	cases: Dict[Key, Status] = field(default_factory=dict)
+	error: str = ''
+
+
+class Runner(Protocol):
+	def __call__(self, mutants: Sequence[Mutant], kind: str,
+		     features: Sequence[str], tag: str) -> Outcome: ...
+
+
+@dataclass
+class Verdict:
+	mutant: Mutant
+	status: str
+	by: List[str] = field(default_factory=list)	# the cases that killed it
+	note: str = ''
+	reason: str = ''			# equivalent: why
+
+
+def batches(mutants: Sequence[Mutant], files_of: Dict[str, Set[str]]) -> List[List[Mutant]]:
+	"""Mutants to build together: one per feature, features that share
+	no file, and so one per file."""
+	pending = {f: [m for m in mutants if m.feature == f]
+		   for f in sorted({m.feature for m in mutants})}
+	out = []
+	while any(pending.values()):
+		batch: List[Mutant] = []
+		used: Set[str] = set()
+		for feature, left in pending.items():
+			mine = files_of.get(feature, set()) | {m.file for m in left}
+			if left and not mine & used:
+				batch.append(left.pop(0))
+				used |= mine
+		out.append(batch)
+	return out
+
+
+@dataclass
+class Judge:
+	"""Which new bad cases a run has, and whose they are."""
+	owners: Dict[Tuple[str, str], str]
+	baseline: Outcome
+
+	def new_bad(self, got: Outcome, kind: str, features: Set[str]) -> Dict[Key, Status]:
+		out = {k: s for k, s in got.cases.items()
+		       if s in BAD and self.baseline.cases.get(k) not in BAD}
+		for k, s in self.baseline.cases.items():
+			# a case that passed and is gone: its suite did not finish
+			if k not in got.cases and s not in BAD and k[0] == kind and \
+					self.owners.get((k[0], k[1])) in features:
+				out[k] = Status.CRASH
+		return out
+
+
+def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
+	     tag: str) -> List[Verdict]:
+	"""The verdicts of a batch: halved while it does not build, rerun one
+	by one after a crash or a report outside its mutants' suites."""
+	features = [m.feature for m in batch]
+	got = run(batch, kind, features, tag)
+	if not got.built:
+		if len(batch) == 1:
+			return [Verdict(batch[0], STILLBORN, note=got.error.split('\n')[0])]
+		half = len(batch) // 2
+		return evaluate(batch[:half], kind, run, judge, tag + 'a') + \
+			evaluate(batch[half:], kind, run, judge, tag + 'b')
+	new = judge.new_bad(got, kind, set(features))
+	outside = [k for k in new if judge.owners.get((k[0], k[1])) not in features]
+	if len(batch) > 1 and (outside or any(s in (Status.CRASH, Status.TIMEOUT)
+					      for s in new.values())):
+		return [v for i, m in enumerate(batch)
+			for v in evaluate([m], kind, run, judge, f'{tag}-{i}')]
+	out = []
+	for m in batch:
+		mine = sorted(':'.join(k) for k in new
+			      if judge.owners.get((k[0], k[1])) == m.feature)
+		alone = sorted(':'.join(k) for k in outside) if len(batch) == 1 else []
+		out.append(Verdict(m, KILLED if mine or alone else SURVIVED, mine + alone,
+				   'a report outside its suites' if alone and not mine else ''))
+	return out
+
+
+def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
+	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
+	    run: Runner, files_of: Dict[str, Set[str]]) -> List[Verdict]:
+	"""Every mutant's verdict: KUnit boots first, then the survivors of
+	the features with a kselftest target in the guest boot."""
+	owners = _owners(specs)
+	has = {s.name: {'kunit': bool(s.kunit), 'kselftest': bool(s.kselftest)}
+	       for s in specs}
+	done: Dict[str, Verdict] = {}
+	for m in mutants:
+		if m.id in equivalents:
+			done[m.key] = Verdict(m, EQUIVALENT, reason=equivalents[m.id])
+	for kind in [k for k in suites.KINDS if k in kinds]:
+		todo = [m for m in mutants if has.get(m.feature, {}).get(kind) and
+			(m.key not in done or done[m.key].status == SURVIVED)]
+		if not todo:
+			continue
+		features = sorted({m.feature for m in todo})
+		base = run([], kind, features, f'{kind}-baseline')
+		if not base.built:
+			raise KconformError(f'mutate: the kernel without mutants does not '
+					    f'build:\n{base.error}')
+		judge = Judge(owners, base)
+		for n, batch in enumerate(batches(todo, files_of)):
+			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}'):
+				done[v.mutant.key] = v
+	return [done[m.key] for m in mutants if m.key in done]
+
+
+class KernelRunner:
+	"""A build and boot through the runner's own `run --patch`: each
+	mutant a patch on the series, in the run's scratch tree."""
+
+	def __init__(self, main: Callable[[Sequence[str]], int], out: Path,
+		     variant: str, extra: Sequence[str]) -> None:
+		self.main = main
+		self.out = out
+		self.variant = variant
+		self.extra = list(extra)
+		self.runs = 0
+
+	def __call__(self, mutants: Sequence[Mutant], kind: str,
+		     features: Sequence[str], tag: str) -> Outcome:
+		folder = self.out / 'runs' / tag
+		(folder / 'patches').mkdir(parents=True, exist_ok=True)
+		# KUnit: one boot runs every suite (a --suite selection would boot
+		# once per suite); the guest boots the selected targets only
+		picked = [a for f in features for a in ('--suite', f)] if kind != 'kunit' else []
+		argv = ['run', '--variant', self.variant, '--kind', kind, '--retries', '0',
+			'--out', str(folder), *picked]
+		for i, m in enumerate(mutants):
+			p = folder / 'patches' / f'{i:02d}-{m.feature}.patch'
+			p.write_text(m.diff)
+			argv += ['--patch', str(p)]
+		print(f'kconform: mutate: {tag}: {len(mutants)} mutant(s): '
+		      f'{", ".join(m.id for m in mutants) or "none (baseline)"}', flush=True)
+		self.runs += 1
+		self.main(argv + self.extra)
+		try:
+			data = json.loads((folder / 'results.json').read_text())
+		except (OSError, ValueError) as e:
+			return Outcome(False, error=f'no results.json in {folder}: {e}')
+		errors = [str(e) for e in data.get('errors', [])]
+		stillborn = [e for e in errors if e.startswith(('kernel build:', 'patch extra/'))]
+		if stillborn:
+			return Outcome(False, error=stillborn[0])
+		cases = {(s['kind'], s['name'], c['name']): Status(c['status'])
+			 for s in data.get('suites', []) for c in s.get('cases', [])}
+		return Outcome(True, cases, '\n'.join(errors))
+
+
+# -- coverage of a survivor's line -------------------------------------------
+
+def load_coverage(folder: Optional[Path]) -> Dict[str, coverage.Info]:
+	"""boot (console log name) -> its lcov data, from a `make coverage`
+	run's folder (gcov/<boot>.info); {} when there is none."""
+	if folder is None or not (folder / 'gcov').is_dir():
+		return {}
+	return {p.stem: coverage.parse_info(p.read_text(errors='replace'))
+		for p in sorted((folder / 'gcov').glob('*.info'))}
+
+
+def executed(infos: Dict[str, coverage.Info], path: str, line: int) -> Optional[Dict[str, int]]:
+	"""boot -> times the line ran, for the boots with a record of it;
+	None: no data for the file."""
+	out: Dict[str, int] = {}
+	seen = False
+	for boot, info in infos.items():
+		for sf, counts in info.lines.items():
+			if sf == path or sf.endswith('/' + path):
+				seen = True
+				if line in counts:
+					out[boot] = out.get(boot, 0) + counts[line]
+	return out if seen else None
+
+
+def why_survived(infos: Dict[str, coverage.Info], m: Mutant) -> str:
+	runs = executed(infos, m.file, m.line)
+	if runs is None:
+		return 'coverage not measured'
+	if not runs:
+		return 'no code there in the coverage build (compiled out?)'
+	ran = {b: n for b, n in runs.items() if n}
+	if not ran:
+		return 'not covered'
+	return 'not checked (executed: ' + ', '.join(f'{b} {n}x' for b, n in sorted(ran.items())) + ')'
+
+
+# -- report -------------------------------------------------------------------
+
+def scores(verdicts: Sequence[Verdict]) -> Dict[str, Dict[str, object]]:
+	out: Dict[str, Dict[str, object]] = {}
+	for f in sorted({v.mutant.feature for v in verdicts}):
+		n = {s: sum(1 for v in verdicts if v.mutant.feature == f and v.status == s)
+		     for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)}
+		judged = n[KILLED] + n[SURVIVED]
+		out[f] = {**n, 'score': round(100.0 * n[KILLED] / judged, 1) if judged else None}
+	return out
+
+
+def lines(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
+	  head: str, generated: Dict[str, int], stale: Sequence[str]) -> List[str]:
+	"""mutate.txt, also the summary's section."""
+	table = scores(verdicts)
+	out = ['', f'== mutation testing: {head}']
+	cols = ('feature', 'generated', 'run', KILLED, SURVIVED, STILLBORN, EQUIVALENT, 'score')
+	rows = [cols] + [(f, str(generated.get(f, 0)),
+			  str(sum(int(str(t[s])) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT))),
+			  *(str(t[s]) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)),
+			  '-' if t['score'] is None else f'{t["score"]:.0f} %')
+			 for f, t in table.items()]
+	width = [max(len(r[i]) for r in rows) for i in range(len(cols))]
+	out += ['  '.join(r[0].ljust(width[0]) if i == 0 else r[i].rjust(width[i])
+			  for i in range(len(cols))) for r in rows]
+	surv = [v for v in verdicts if v.status == SURVIVED]
+	if surv:
+		out.append('survivors (the line, why, the mutant):')
+	for v in surv:
+		m = v.mutant
+		out.append(f'  {m.id} [{m.feature}, {m.function}]: {why_survived(infos, m)}')
+		out.append(f'    -{m.before}')
+		out.append(f'    +{m.after}')
+	for status, label in ((STILLBORN, 'stillborn (does not build)'),
+			      (EQUIVALENT, 'equivalent (mutants-equivalent.toml)')):
+		these = [v for v in verdicts if v.status == status]
+		if these:
+			out.append(f'{label}:')
+			out += [f'  {v.mutant.id} [{v.mutant.feature}]' +
+				(f': {v.reason}' if v.reason else '') for v in these]
+	if stale:
+		out.append('equivalents that match no mutant any more: ' + ', '.join(stale))
+	return out
+
+
+def to_json(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
+	    meta: Dict[str, object]) -> Dict[str, object]:
+	return {**meta, 'features': scores(verdicts), 'mutants': [{
+		'id': v.mutant.id, 'feature': v.mutant.feature,
+		'function': v.mutant.function, 'operator': v.mutant.operator,
+		'verdict': v.status, 'killed_by': v.by, 'note': v.note,
+		'reason': v.reason, 'diff': v.mutant.diff,
+		**({'survived': why_survived(infos, v.mutant)} if v.status == SURVIVED else {}),
+	} for v in verdicts]}
+
+
+# -- the command --------------------------------------------------------------
+
+def options(p: argparse.ArgumentParser, repo: Path) -> None:
+	p.add_argument('--per-feature', type=int, metavar='N',
+		       help='N mutants per feature, sampled with --seed (default: all)')
+	p.add_argument('--seed', type=int, default=1, metavar='S')
+	p.add_argument('--feature', action='append', metavar='NAME',
+		       help='only this feature (suites.toml name; repeatable)')
+	p.add_argument('--kind', action='append', choices=list(suites.KINDS),
+		       help='judge by these kinds of suites only (repeatable; '
+		       'default both: KUnit first, then the guest boot)')
+	p.add_argument('--variant', default='debug', metavar='NAME',
+		       help='the kernel variant (default debug: kmemleak judges a dropped put)')
+	p.add_argument('--list', action='store_true',
+		       help='print the mutants that would run, build nothing (the '
+		       'patched tree is still derived in the cache, as a run does)')
+	p.add_argument('--equivalents', default=str(repo / EQUIVALENTS), metavar='FILE')
+	p.add_argument('--coverage', default=str(repo / 'results' / 'coverage'), metavar='DIR',
+		       help='a make coverage run: which boots ran a survivor\'s line')
+	p.add_argument('--seeds', default=str(repo.parent / 'shared' / 'seeds'), metavar='DIR')
+	p.add_argument('--out', default=str(repo / 'results' / 'mutate'), metavar='DIR')
+	p.add_argument('--run-args', default='', metavar='ARGS',
+		       help='more options for each run, one string')
+
+
+def command(args: argparse.Namespace, repo: Path, cache: Path,
+	    main: Callable[[Sequence[str]], int]) -> int:
+	start = time.monotonic()
+	specs = suites.load(repo)
+	kinds = args.kind or list(suites.KINDS)
+	unknown = sorted(set(args.feature or []) - {s.name for s in specs})
+	if unknown:
+		raise InputError(f'--feature {", ".join(unknown)}: not in suites.toml')
+	if args.per_feature is not None and args.per_feature < 1:
+		raise InputError(f'--per-feature {args.per_feature}: must be 1 or more')
+	equivalents = load_equivalents(Path(args.equivalents))
+	specs = [s for s in specs if (not args.feature or s.name in args.feature) and
+		 any(k == 'kunit' and s.kunit or k == 'kselftest' and s.kselftest
+		     for k in kinds)]
+	out = Path(args.out).resolve()
+	out.mkdir(parents=True, exist_ok=True)
+	# the tree the mutants are made from: the series on the pristine tree,
+	# derived as a run derives it (and left for the runs to re-derive)
+	src = tree.debian_source(cache, out)
+	tree.derive(tree.Layout(repo), src, out)
+	seeds = Path(args.seeds)
+	wanted = targets(repo, src.tree, seeds if seeds.is_dir() else None, specs)
+	every = generate(src.tree, wanted)
+	generated = {f: sum(1 for m in every if m.feature == f) for f in wanted}
+	chosen = sample(every, args.per_feature, args.seed)
+	ids = {m.id for m in every}
+	stale = sorted(set(equivalents) - ids)
+	if args.list:
+		for m in chosen:
+			print(f'{m.feature}\t{m.id}\t{m.function}\t{m.after.strip()}')
+		print(f'kconform: mutate: {len(chosen)} of {len(every)} mutants')
+		return 0
+	runner = KernelRunner(main, out, args.variant, shlex.split(args.run_args))
+	files_of = {f: {t.file for t in ts} for f, ts in wanted.items()}
+	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of)
+	wall = round(time.monotonic() - start, 1)
+	infos = load_coverage(Path(args.coverage))
+	head = (f'variant {args.variant}, kinds {"+".join(kinds)}, '
+		+ (f'{args.per_feature} per feature, seed {args.seed}'
+		   if args.per_feature else 'every mutant')
+		+ f', {runner.runs} builds and boots, {wall:.0f} s')
+	text = lines(verdicts, infos, head, generated, stale)
+	(out / 'mutate.txt').write_text('\n'.join(text) + '\n')
+	(out / 'mutate.json').write_text(json.dumps(to_json(verdicts, infos, {
+		'variant': args.variant, 'kinds': kinds, 'seed': args.seed,
+		'per_feature': args.per_feature, 'generated': generated,
+		'runs': runner.runs, 'wall_s': wall, 'stale_equivalents': stale}),
+		indent=1) + '\n')
+	base = [out / 'runs' / f'{k}-baseline' / 'summary.txt' for k in kinds]
+	summary: List[str] = next((b.read_text().splitlines() for b in base
+				   if b.exists()), [])
+	(out / 'summary.txt').write_text('\n'.join(summary + text) + '\n')
+	for line in text:
+		print(line)
+	print(f'kconform: mutate: {out}/mutate.txt, mutate.json, summary.txt')
+	return 0

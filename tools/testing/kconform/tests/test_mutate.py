@@ -1,0 +1,354 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kconform mutate: the operators on recorded C (test_data/mutate/demo.c),
+the function scan, sampling, mutants-equivalent.toml, and the batching
+with a fake runner (no kernel)."""
+
+import argparse
+import json
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Dict, List, Sequence, Set, Tuple
+
+from kconform import coverage, mutate, report, suites
+from kconform.model import Case, InputError, Status, Suite
+
+DATA = Path(__file__).parent / 'test_data' / 'mutate'
+REPO = Path(__file__).resolve().parents[4]
+DEMO = (DATA / 'demo.c').read_text().splitlines()
+
+
+def demo_mutants() -> List[mutate.Mutant]:
+	return mutate.mutants_of('demo', 'demo.c', DEMO, mutate.functions(DEMO))
+
+
+def changed(line: int) -> List[Tuple[str, str]]:
+	"""(id, new line) of every mutant of one line of demo.c."""
+	return [(m.id, m.after) for m in demo_mutants() if m.line == line]
+
+
+class ScanTest(unittest.TestCase):
+
+	def test_functions_skip_initializers_and_name_bpf_helpers(self) -> None:
+		self.assertEqual(mutate.functions(DEMO), [
+			mutate.Function('demo_check', 10, 11, 25),
+			mutate.Function('demo_helper', 27, 28, 33),
+			mutate.Function('DEMO_OF', 35, 36, 38)])
+
+	def test_types_of_parameters_and_declarations(self) -> None:
+		self.assertEqual(mutate.types(DEMO, mutate.functions(DEMO)[0]),
+				 {'d': 'struct demo*', 'lo': 'u32', 'hi': 'u32',
+				  'span': 'u32', 'p': 'char*'})
+
+	def test_comments_strings_and_preprocessor_lines_are_masked(self) -> None:
+		code = mutate.mask(DEMO)
+		self.assertEqual(code[3].strip(), '')		# #define
+		self.assertEqual(code[14], '\tif (!d || lo > hi)\t' +
+				 ' ' * len('/* "lo > hi" in a comment stays */'))
+		self.assertEqual(code[21], '\tpr_info("' + ' ' * len(r'if (x == 1) %d\n') + '", span);')
+		self.assertEqual([len(c) for c in code], [len(l) for l in DEMO])
+
+
+class OperatorTest(unittest.TestCase):
+	"""Each operator on demo.c: the exact lines it makes."""
+
+	def test_relational_not_condition_and_logic(self) -> None:
+		self.assertEqual(changed(15), [
+			('demo.c:15:rel:0', '\tif (!d || lo >= hi)\t/* "lo > hi" in a comment stays */'),
+			('demo.c:15:not:0', '\tif (d || lo > hi)\t/* "lo > hi" in a comment stays */'),
+			('demo.c:15:true:0', '\tif (1)\t/* "lo > hi" in a comment stays */'),
+			('demo.c:15:false:0', '\tif (0)\t/* "lo > hi" in a comment stays */'),
+			('demo.c:15:logic:0', '\tif (!d && lo > hi)\t/* "lo > hi" in a comment stays */')])
+
+	def test_errno_and_return_of_an_error(self) -> None:
+		self.assertEqual(changed(16), [('demo.c:16:errno:0', '\t\treturn -EOPNOTSUPP;'),
+					       ('demo.c:16:ret0:0', '\t\treturn 0;')])
+
+	def test_constants_keep_their_base_and_flags_drop_one_bit(self) -> None:
+		self.assertEqual(changed(18), [
+			('demo.c:18:const:0', '\tp = kmalloc(15, GFP_KERNEL | __GFP_NOWARN);'),
+			('demo.c:18:const:1', '\tp = kmalloc(17, GFP_KERNEL | __GFP_NOWARN);'),
+			('demo.c:18:flag:0', '\tp = kmalloc(16, __GFP_NOWARN);'),
+			('demo.c:18:flag:1', '\tp = kmalloc(16, GFP_KERNEL);')])
+		self.assertEqual(changed(19), [('demo.c:19:flag:0', '\td->flags |= 0;')])
+		self.assertEqual(changed(24), [
+			('demo.c:24:rel:0', '\treturn span > 0x1F && d->count != 1;'),
+			('demo.c:24:rel:1', '\treturn span >= 0x1F && d->count == 1;'),
+			('demo.c:24:const:0', '\treturn span >= 0x1E && d->count != 1;'),
+			('demo.c:24:const:1', '\treturn span >= 0x20 && d->count != 1;'),
+			('demo.c:24:const:2', '\treturn span >= 0x1F && d->count != 0;'),
+			('demo.c:24:const:3', '\treturn span >= 0x1F && d->count != 2;'),
+			('demo.c:24:logic:0', '\treturn span >= 0x1F || d->count != 1;')])
+
+	def test_a_flag_in_the_middle_of_a_mask_is_one_mutant(self) -> None:
+		line = '\tm = FMODE_READ | FMODE_WRITE | FMODE_EXEC;'
+		self.assertEqual(mutate.mutate_line(line, line, {}), [
+			('flag', 0, '\tm = FMODE_WRITE | FMODE_EXEC;'),
+			('flag', 1, '\tm = FMODE_READ | FMODE_EXEC;'),
+			('flag', 2, '\tm = FMODE_READ | FMODE_WRITE;')])
+
+	def test_swap_only_arguments_of_one_declared_type(self) -> None:
+		self.assertEqual(changed(21), [('demo.c:21:swap:0', '\tdemo_set(d, hi, lo);')])
+		line = '\tdemo_set(d, lo, p);'		# u32 and char *: no swap
+		self.assertEqual(mutate.mutate_line(line, line, mutate.types(
+			DEMO, mutate.functions(DEMO)[0])), [])
+		line = '\tx = min(lo, hi);'		# commutative: no swap
+		self.assertEqual(mutate.mutate_line(line, line, {'lo': 'u32', 'hi': 'u32'}), [])
+
+	def test_a_dropped_put_or_free_is_an_empty_statement(self) -> None:
+		self.assertEqual(changed(23), [('demo.c:23:put:0', '\t;')])
+		self.assertEqual(changed(31), [('demo.c:31:put:0', '\t;')])
+		for line in ('\tnla_put(skb, 1, 0, NULL);', '\tx = foo_put(a);',
+			     '\tfoo_put(a)->b(c);'):
+			self.assertEqual([m for m in mutate.mutate_line(line, line, {})
+					  if m[0] == 'put'], [], line)
+
+	def test_a_forced_true_loop_is_not_made_and_strings_are_not_touched(self) -> None:
+		self.assertEqual(changed(29), [
+			('demo.c:29:rel:0', '\twhile (d->count <= 3)'),
+			('demo.c:29:const:0', '\twhile (d->count < 2)'),
+			('demo.c:29:const:1', '\twhile (d->count < 4)'),
+			('demo.c:29:false:0', '\twhile (0)')])
+		self.assertEqual(changed(22), [])
+		self.assertEqual(changed(12), [])		# declarations
+
+	def test_the_diff_is_one_line_with_context(self) -> None:
+		m = next(x for x in demo_mutants() if x.id == 'demo.c:16:ret0:0')
+		self.assertEqual(m.diff.splitlines()[:3], ['--- a/demo.c', '+++ b/demo.c',
+							   '@@ -13,7 +13,7 @@'])
+		self.assertEqual([l for l in m.diff.splitlines() if l[:1] in '+-'][2:],
+				 ['-\t\treturn -EINVAL;', '+\t\treturn 0;'])
+
+
+def fake(feature: str, n: int, path: str = '') -> mutate.Mutant:
+	return mutate.Mutant(feature, path or f'{feature}.c', n, 'rel', 0, 'f',
+			     'a < b', 'a <= b', '')
+
+
+class SampleTest(unittest.TestCase):
+
+	def test_the_same_seed_picks_the_same_mutants(self) -> None:
+		every = [fake(f, n) for f in ('a', 'b') for n in range(1, 40)]
+		one = [m.id for m in mutate.sample(every, 3, 7)]
+		self.assertEqual(one, [m.id for m in mutate.sample(list(reversed(every)), 3, 7)])
+		self.assertEqual(len(one), 6)
+		self.assertNotEqual(one, [m.id for m in mutate.sample(every, 3, 8)])
+		# a feature's sample does not depend on the other features
+		alone = [m.id for m in mutate.sample([m for m in every if m.feature == 'a'], 3, 7)]
+		self.assertEqual(alone, one[:3])
+		self.assertEqual(mutate.sample(every, None, 7), every)
+
+
+class EquivalentsTest(unittest.TestCase):
+
+	def load(self, text: str) -> Dict[str, str]:
+		with tempfile.TemporaryDirectory() as d:
+			p = Path(d) / 'eq.toml'
+			p.write_text(text)
+			return mutate.load_equivalents(p)
+
+	def test_strict_entries(self) -> None:
+		self.assertEqual(self.load('["fs/stat.c:12:rel:0"]\nreason = "x is 0 or 2"\n'),
+				 {'fs/stat.c:12:rel:0': 'x is 0 or 2'})
+		for bad in ('["fs/stat.c:12:rel:0"]\nreason = ""\n',
+			    '["fs/stat.c:12:rel:0"]\nreason = "r"\nuntil = 2027-01-01\n',
+			    '["fs/stat.c:12:bogus:0"]\nreason = "r"\n',
+			    '["fs/stat.c:12:rel:0"]\n',
+			    'reason = "no table"\n'):
+			with self.subTest(bad):
+				with self.assertRaises(InputError):
+					self.load(bad)
+
+	def test_the_project_file_loads(self) -> None:
+		mutate.load_equivalents(REPO / mutate.EQUIVALENTS)
+
+
+class FakeRunner:
+	"""A build fails with a stillborn mutant in it; a mutant kills its
+	feature's case; a crash mutant crashes another feature's suite."""
+
+	def __init__(self, stillborn: Set[str], kills: Set[str], crashes: Set[str]) -> None:
+		self.stillborn, self.kills, self.crashes = stillborn, kills, crashes
+		self.calls: List[List[str]] = []
+
+	def __call__(self, mutants: Sequence[mutate.Mutant], kind: str,
+		     features: Sequence[str], tag: str) -> mutate.Outcome:
+		self.calls.append([m.id for m in mutants])
+		if any(m.id in self.stillborn for m in mutants):
+			return mutate.Outcome(False, error='kernel build: failed with exit code 2')
+		cases = {(kind, f, 'case'): Status.PASS for f in features}
+		cases[(kind, '<kunit boot>', '<boot>')] = Status.PASS
+		for m in mutants:
+			if m.id in self.kills:
+				cases[(kind, m.feature, 'case')] = Status.FAIL
+			if m.id in self.crashes:
+				other = next((f for f in features if f != m.feature), m.feature)
+				cases[(kind, other, 'case')] = Status.CRASH
+				cases[(kind, '<kunit boot>', '<boot>')] = Status.FAIL
+		return mutate.Outcome(True, cases)
+
+
+SPECS = [suites.SuiteSpec(f, None, (f,), None) for f in ('a', 'b', 'c')]
+
+
+class BatchTest(unittest.TestCase):
+
+	def test_features_that_share_a_file_are_not_built_together(self) -> None:
+		ms = [fake('a', 1), fake('a', 2), fake('b', 1), fake('c', 1, 'a.c')]
+		got = mutate.batches(ms, {'a': {'a.c'}, 'b': {'b.c'}, 'c': {'a.c'}})
+		self.assertEqual([[m.key for m in b] for b in got],
+				 [['a:a.c:1:rel:0', 'b:b.c:1:rel:0'], ['a:a.c:2:rel:0'],
+				  ['c:a.c:1:rel:0']])
+
+	def verdicts(self, runner: FakeRunner, ms: List[mutate.Mutant],
+		     equivalent: Dict[str, str]) -> Dict[str, str]:
+		got = mutate.run_all(ms, ['kunit'], SPECS, equivalent, runner,
+				     {m.feature: {m.file} for m in ms})
+		return {v.mutant.id: v.status for v in got}
+
+	def test_a_batch_that_does_not_build_is_halved_to_its_stillborn_mutant(self) -> None:
+		ms = [fake('a', 1), fake('b', 1), fake('c', 1)]
+		runner = FakeRunner({'b.c:1:rel:0'}, {'a.c:1:rel:0'}, set())
+		self.assertEqual(self.verdicts(runner, ms, {}), {
+			'a.c:1:rel:0': 'killed', 'b.c:1:rel:0': 'stillborn',
+			'c.c:1:rel:0': 'survived'})
+		self.assertEqual(runner.calls, [[], ['a.c:1:rel:0', 'b.c:1:rel:0', 'c.c:1:rel:0'],
+						['a.c:1:rel:0'], ['b.c:1:rel:0', 'c.c:1:rel:0'],
+						['b.c:1:rel:0'], ['c.c:1:rel:0']])
+
+	def test_a_crash_outside_its_feature_reruns_the_batch_one_by_one(self) -> None:
+		ms = [fake('a', 1), fake('b', 1)]
+		runner = FakeRunner(set(), set(), {'a.c:1:rel:0'})
+		got = mutate.run_all(ms, ['kunit'], SPECS, {}, runner,
+				     {m.feature: {m.file} for m in ms})
+		self.assertEqual(runner.calls, [[], ['a.c:1:rel:0', 'b.c:1:rel:0'],
+						['a.c:1:rel:0'], ['b.c:1:rel:0']])
+		# alone, its crash is in its own suite and its boot's report
+		self.assertEqual([(v.mutant.id, v.status, v.by) for v in got], [
+			('a.c:1:rel:0', 'killed', ['kunit:a:case', 'kunit:<kunit boot>:<boot>']),
+			('b.c:1:rel:0', 'survived', [])])
+
+	def test_an_equivalent_mutant_is_counted_apart_and_never_run(self) -> None:
+		ms = [fake('a', 1), fake('a', 2)]
+		runner = FakeRunner(set(), {'a.c:2:rel:0'}, set())
+		self.assertEqual(self.verdicts(runner, ms, {'a.c:1:rel:0': 'a is never b'}),
+				 {'a.c:1:rel:0': 'equivalent', 'a.c:2:rel:0': 'killed'})
+		self.assertNotIn(['a.c:1:rel:0'], runner.calls)
+		self.assertEqual(mutate.scores([mutate.Verdict(fake('a', 1), 'equivalent'),
+						mutate.Verdict(fake('a', 2), 'killed'),
+						mutate.Verdict(fake('a', 3), 'survived'),
+						mutate.Verdict(fake('a', 4), 'stillborn')]),
+				 {'a': {'killed': 1, 'survived': 1, 'stillborn': 1,
+					'equivalent': 1, 'score': 50.0}})
+
+	def test_a_case_failing_without_mutants_kills_nothing(self) -> None:
+		judge = mutate.Judge({('kunit', 'a'): 'a'}, mutate.Outcome(True, {
+			('kunit', 'a', 'x'): Status.FAIL, ('kunit', 'a', 'y'): Status.PASS}))
+		got = mutate.Outcome(True, {('kunit', 'a', 'x'): Status.FAIL})
+		self.assertEqual(judge.new_bad(got, 'kunit', {'a'}),
+				 {('kunit', 'a', 'y'): Status.CRASH})
+
+
+class KernelRunnerTest(unittest.TestCase):
+	"""The real runner's reading of a run's results.json."""
+
+	def run_with(self, errors: List[str], suites: List[Suite]) -> Tuple[mutate.Outcome, List[str]]:
+		seen: List[str] = []
+
+		def main(argv: Sequence[str]) -> int:
+			seen.extend(argv)
+			out = Path(argv[argv.index('--out') + 1])
+			rep = report.RunReport(kernel={}, accel='tcg', suites=suites,
+					       stage_errors=[report.StageError('run', e) for e in errors])
+			report.write_json(rep, out / 'results.json')
+			return 1
+
+		with tempfile.TemporaryDirectory() as d:
+			r = mutate.KernelRunner(main, Path(d), 'debug', ['--jobs', '2'])
+			m = demo_mutants()[0]
+			got = r([m], 'kunit', ['demo'], 'kunit-000')
+			self.assertEqual(Path(seen[seen.index('--patch') + 1]).name, '00-demo.patch')
+		return got, seen
+
+	def test_a_build_error_is_a_stillborn_run(self) -> None:
+		got, argv = self.run_with(['kernel build: failed with exit code 2 (log: x)'], [])
+		self.assertFalse(got.built)
+		self.assertEqual(argv[:9], ['run', '--variant', 'debug', '--kind', 'kunit',
+					    '--retries', '0', '--out', argv[8]])
+		self.assertEqual(argv[9:], ['--patch', argv[10], '--jobs', '2'])
+
+	def test_the_cases_of_a_run(self) -> None:
+		s = Suite('demo', 'kunit', [Case('one', Status.PASS), Case('two', Status.FAIL)])
+		got, _ = self.run_with([], [s])
+		self.assertTrue(got.built)
+		self.assertEqual(got.cases, {('kunit', 'demo', 'one'): Status.PASS,
+					     ('kunit', 'demo', 'two'): Status.FAIL})
+
+
+class ReportTest(unittest.TestCase):
+
+	def test_a_survivor_is_not_covered_or_not_checked(self) -> None:
+		info = coverage.parse_info('SF:/tree/demo.c\nDA:15,3\nDA:16,0\nend_of_record\n')
+		infos = {'kunit-console': info}
+		ms = {m.id: m for m in demo_mutants()}
+		vs = [mutate.Verdict(ms['demo.c:15:rel:0'], 'survived'),
+		      mutate.Verdict(ms['demo.c:16:ret0:0'], 'survived'),
+		      mutate.Verdict(ms['demo.c:18:const:0'], 'killed', ['kunit:demo:x'])]
+		text = mutate.lines(vs, infos, 'head', {'demo': 30}, [])
+		self.assertEqual(text[2:5], [
+			'feature  generated  run  killed  survived  stillborn  equivalent  score',
+			'demo            30    3       1         2          0           0   33 %',
+			'survivors (the line, why, the mutant):'])
+		self.assertIn('  demo.c:15:rel:0 [demo, demo_check]: not checked '
+			      '(executed: kunit-console 3x)', text)
+		self.assertIn('  demo.c:16:ret0:0 [demo, demo_check]: not covered', text)
+		self.assertEqual(mutate.why_survived(infos, ms['demo.c:18:const:0']),
+				 'no code there in the coverage build (compiled out?)')
+		self.assertEqual(mutate.why_survived({}, ms['demo.c:16:ret0:0']),
+				 'coverage not measured')
+		doc = mutate.to_json(vs, infos, {'seed': 1})
+		self.assertEqual(json.loads(json.dumps(doc))['mutants'][1]['survived'], 'not covered')
+
+	def test_the_command_line_takes_its_options(self) -> None:
+		p = argparse.ArgumentParser()
+		mutate.options(p, REPO)
+		a = p.parse_args(['--per-feature', '3', '--seed', '1', '--kind', 'kunit'])
+		self.assertEqual((a.per_feature, a.seed, a.kind, a.variant), (3, 1, ['kunit'], 'debug'))
+
+
+class TargetsTest(unittest.TestCase):
+	"""Which functions are a feature's: coverage.toml's, a seed's changed
+	lines', a series patch's (hook or fix), never a file the series adds."""
+
+	def test_targets_of_a_small_repository(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			repo, src, seeds = Path(d) / 'repo', Path(d) / 'linux', Path(d) / 'seeds'
+			for p in (repo / 'patches', repo / 'kunitconfig', src / 'lib', seeds):
+				p.mkdir(parents=True)
+			(src / 'lib/demo.c').write_text((DATA / 'demo.c').read_text())
+			(src / 'lib/other.c').write_text('int other(int a)\n{\n\treturn a;\n}\n')
+			(src / 'lib/demo_test.c').write_text('static void t(void)\n{\n\tx();\n}\n')
+			(repo / 'kunitconfig/demo.config').write_text('CONFIG_KUNIT=y\n')
+			(repo / 'kunitconfig/other.config').write_text('CONFIG_KUNIT=y\n')
+			(repo / 'suites.toml').write_text('[demo]\npatches = {kunit = ["0001-*"]}\n[other]\n')
+			(repo / 'coverage.toml').write_text(
+				'[001]\nsuite = "demo"\nfunctions = {"lib/demo.c" = ["demo_check"]}\n'
+				'[002]\nsuite = "other"\nfiles = ["lib/other.c"]\n')
+			(seeds / '002-commit-0123456789ab-other.patch').write_text(
+				'--- a/lib/other.c\n+++ b/lib/other.c\n@@ -1,3 +1,3 @@\n'
+				' int other(int a)\n {\n-\treturn 0;\n+\treturn a;\n')
+			(repo / 'patches/0001-hook.patch').write_text(
+				'--- a/lib/demo.c\n+++ b/lib/demo.c\n@@ -29,3 +29,3 @@\n'
+				' \twhile (d->count < 3)\n \t\td->count++;\n-\tput(d);\n+\tdemo_put(d);\n'
+				'--- /dev/null\n+++ b/lib/demo_test.c\n@@ -0,0 +1,4 @@\n'
+				'+static void t(void)\n+{\n+\tx();\n+}\n')
+			(repo / 'patches/series').write_text('0001-hook.patch\n')
+			(repo / 'patches/fixes.toml').write_text('')
+			got = mutate.targets(repo, src, seeds, suites.load(repo))
+		self.assertEqual({f: sorted((t.file, t.function) for t in ts) for f, ts in got.items()}, {
+			'demo': [('lib/demo.c', 'demo_check'), ('lib/demo.c', 'demo_helper')],
+			'other': [('lib/other.c', 'other')]})
+
+
+if __name__ == '__main__':
+	unittest.main()
