@@ -30,7 +30,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 		for line in listing.lines(REPO, inputs.selection):
 			print(line)
 		return 0
-	preflight.run(args, inputs.out, inputs.variant, inputs.baseline, inputs.selection.kinds)
 	return pipeline.run(inputs, registry)[0]
 
 
@@ -105,10 +104,7 @@ def run_report(argv: Sequence[str], out: Path) -> Dict[str, Any]:
 	try:
 		args = parser().parse_args(['run', *argv])
 		registry = suites.load(REPO)
-		inputs = check(args, registry)
-		preflight.run(args, inputs.out, inputs.variant, inputs.baseline,
-			      inputs.selection.kinds)
-		_, rep = pipeline.run(inputs, registry)
+		_, rep = pipeline.run(check(args, registry), registry)
 	except InputError:
 		raise
 	except KconformError as e:

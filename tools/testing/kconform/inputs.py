@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from . import gate, guest, image, suites, tree
+from . import gate, guest, image, preflight, suites, tree
 from .model import InputError, KconformError
 
 REPO = Path(__file__).resolve().parents[3]
@@ -151,8 +151,11 @@ def check(args: argparse.Namespace, registry: Sequence[suites.SuiteSpec]) -> Inp
 	_check_numbers(args, variant)
 	selection = suites.selection(registry, args.suite or [], args.kind or [],
 				     getattr(args, 'case', None) or [])
+	out = out_dir(args.out)
+	if getattr(args, 'cmd', None) == 'run' and not args.list:
+		preflight.run(args, out, variant, baseline, selection.kinds)
 	return Inputs(
-		out_dir(args.out), known, baseline, extras, selection, variant,
+		out, known, baseline, extras, selection, variant,
 		fixes=fixes_mode(args), tree=getattr(args, 'tree', None),
 		source=getattr(args, 'source', None), image=getattr(args, 'image', None),
 		prove_fixes=getattr(args, 'prove_fixes', False),
