@@ -1446,57 +1446,70 @@ FIXTURE_TEARDOWN(fault)
 {
 }
 
+/* An attempt: the map it made (or -1) and what the attempts gave. */
+struct map_fault {
+	__u32 size;
+	int fd;
+	int enomem;
+	int absorbed;
+};
+
+static int map_fault_call(void *arg)
+{
+	struct map_fault *mf = arg;
+
+	mf->fd = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0,
+				mf->size, NULL);
+	return mf->fd < 0 ? -errno : 0;
+}
+
+static void map_fault_check(struct __test_metadata *_metadata, void *arg,
+			    int n, int ret, long left)
+{
+	struct map_fault *mf = arg;
+	int fd = mf->fd, err = -ret;
+	struct ur u;
+
+	if (fd < 0) {
+		EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
+		EXPECT_EQ(0, left);
+		mf->enomem++;
+		return;
+	}
+	if (!left)
+		mf->absorbed++;
+	/* The map works: load the drain program on it, post, drain. */
+	ur_init(&u);
+	u.size = mf->size;
+	u.skel = user_ringbuf__open();
+	ASSERT_NE(NULL, u.skel);
+	ASSERT_EQ(0, bpf_map__reuse_fd(u.skel->maps.user_ringbuf, fd));
+	ASSERT_EQ(0, user_ringbuf__load(u.skel)) TH_LOG("n = %d", n);
+	u.map_fd = fd;
+	u.drain_fd = bpf_program__fd(u.skel->progs.drain);
+	u.rb = user_ring_buffer__new(fd, NULL);
+	ASSERT_NE(NULL, u.rb) TH_LOG("n = %d: %s", n, strerror(errno));
+	ur_post(_metadata, &u, 24, n);
+	EXPECT_EQ(1, ur_drain(_metadata, &u, 0)) TH_LOG("n = %d", n);
+	EXPECT_EQ((__u64)n, u.skel->bss->rec_seq[0]);
+	ur_close(&u);
+	close(fd);
+}
+
 TEST_F_TIMEOUT(fault, map_create_fault_injection, 300)
 {
-	int fail_nth, n, fd, err, enomem = 0, absorbed = 0;
-	__u32 size = 16 * sysconf(_SC_PAGESIZE);
-	struct ur u;
-	long left;
+	struct map_fault mf = { .size = 16 * sysconf(_SC_PAGESIZE) };
+	int n, err;
 
 	err = kc_failslab_setup();
 	if (err)
 		SKIP(return, "no failslab in debugfs: %s", strerror(-err));
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
-	for (n = 1; n < UR_FAULT_MAX_NTH; n++) {
-		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
-		fd = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0,
-				    size, NULL);
-		err = errno;
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (fd < 0) {
-			EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
-			EXPECT_EQ(0, left);
-			enomem++;
-			continue;
-		}
-		if (!left)
-			absorbed++;
-		/* The map works: load the drain program on it, post, drain. */
-		ur_init(&u);
-		u.size = size;
-		u.skel = user_ringbuf__open();
-		ASSERT_NE(NULL, u.skel);
-		ASSERT_EQ(0, bpf_map__reuse_fd(u.skel->maps.user_ringbuf, fd));
-		ASSERT_EQ(0, user_ringbuf__load(u.skel)) TH_LOG("n = %d", n);
-		u.map_fd = fd;
-		u.drain_fd = bpf_program__fd(u.skel->progs.drain);
-		u.rb = user_ring_buffer__new(fd, NULL);
-		ASSERT_NE(NULL, u.rb) TH_LOG("n = %d: %s", n, strerror(errno));
-		ur_post(_metadata, &u, 24, n);
-		EXPECT_EQ(1, ur_drain(_metadata, &u, 0)) TH_LOG("n = %d", n);
-		EXPECT_EQ((__u64)n, u.skel->bss->rec_seq[0]);
-		ur_close(&u);
-		close(fd);
-		if (left)
-			break;
-	}
-	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, enomem, absorbed);
+	n = kc_fail_nth_loop(_metadata, UR_FAULT_MAX_NTH, map_fault_call,
+			     map_fault_check, &mf);
+	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, mf.enomem,
+	       mf.absorbed);
 	fflush(stdout);
-	EXPECT_LT(n, UR_FAULT_MAX_NTH);
-	EXPECT_GT(enomem, 0);
-	close(fail_nth);
+	EXPECT_GT(mf.enomem, 0);
 }
 
 TEST_HARNESS_MAIN

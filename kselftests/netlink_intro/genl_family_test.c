@@ -323,6 +323,45 @@ FIXTURE_TEARDOWN(reg)
 	close(self->fd);
 }
 
+/* An attempt of the load: the module's file and what the attempts gave. */
+struct reg_fault {
+	int fd;
+	int ko;
+	int enomem;
+	int absorbed;
+};
+
+static int reg_fault_call(void *arg)
+{
+	struct reg_fault *rf = arg;
+
+	return syscall(__NR_finit_module, rf->ko, "", 0) ? -errno : 0;
+}
+
+static void reg_fault_check(struct __test_metadata *_metadata, void *arg,
+			    int n, int ret, long left)
+{
+	struct reg_fault *rf = arg;
+	char buf[BUF_SIZE];
+	struct family f;
+	int err = -ret;
+
+	if (ret) {
+		EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
+		EXPECT_EQ(0, left);
+		EXPECT_FALSE(module_loaded()) TH_LOG("n = %d", n);
+		EXPECT_EQ(-ENOENT, getfamily(rf->fd, FAMILY, buf, sizeof(buf)))
+			TH_LOG("n = %d: a family after a failed load", n);
+		rf->enomem++;
+		return;
+	}
+	if (!left)
+		rf->absorbed++;
+	EXPECT_EQ(0, resolve(rf->fd, &f)) TH_LOG("n = %d", n);
+	ASSERT_EQ(0, syscall(__NR_delete_module, MODULE, O_NONBLOCK))
+		TH_LOG("n = %d: %s", n, strerror(errno));
+}
+
 /*
  * Loading the module, whose init registers the family
  * (genl_register_family()), with the n-th slab allocation failing
@@ -335,46 +374,21 @@ FIXTURE_TEARDOWN(reg)
  */
 TEST_F_TIMEOUT(reg, family_registration_fault_injection, 300)
 {
-	char buf[BUF_SIZE];
+	struct reg_fault rf = { .fd = self->fd, .ko = self->ko };
 	struct family f;
-	int fail_nth, n, ret, err, enomem = 0, absorbed = 0;
-	long left;
+	int n, ret;
 
 	ret = kc_failslab_setup();
 	if (ret)
 		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
 	if (module_loaded())
 		ASSERT_EQ(module_load(0), 0);
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
-	for (n = 1; n < 20000; n++) {
-		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
-		ret = syscall(__NR_finit_module, self->ko, "", 0);
-		err = errno;
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (ret) {
-			EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
-			EXPECT_EQ(0, left);
-			EXPECT_FALSE(module_loaded()) TH_LOG("n = %d", n);
-			EXPECT_EQ(-ENOENT, getfamily(self->fd, FAMILY, buf, sizeof(buf)))
-				TH_LOG("n = %d: a family after a failed load", n);
-			enomem++;
-			continue;
-		}
-		if (!left)
-			absorbed++;
-		EXPECT_EQ(0, resolve(self->fd, &f)) TH_LOG("n = %d", n);
-		ASSERT_EQ(0, syscall(__NR_delete_module, MODULE, O_NONBLOCK))
-			TH_LOG("n = %d: %s", n, strerror(errno));
-		if (left)
-			break;
-	}
-	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, enomem, absorbed);
+	n = kc_fail_nth_loop(_metadata, 20000, reg_fault_call, reg_fault_check,
+			     &rf);
+	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, rf.enomem,
+	       rf.absorbed);
 	fflush(stdout);
-	close(fail_nth);
-	EXPECT_LT(n, 20000);
-	EXPECT_GT(enomem, 0);
+	EXPECT_GT(rf.enomem, 0);
 	ASSERT_EQ(0, module_load(1));
 	EXPECT_EQ(0, resolve(self->fd, &f));
 }
