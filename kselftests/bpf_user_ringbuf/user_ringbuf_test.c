@@ -1036,6 +1036,22 @@ TEST_F_TIMEOUT(urb, blocking_timeout_expires_enospc, 60)
 }
 
 /*
+ * Fill the ring, start @c's consumer in @th and reserve @size bytes,
+ * blocking up to @timeout_ms; *@t0 is when the consumer was started.
+ */
+static void *reserve_while_draining(struct __test_metadata *_metadata,
+				    struct ur *u, struct consumer *c,
+				    pthread_t *th, __u32 size, int timeout_ms,
+				    __u64 *t0)
+{
+	ur_fill_ring(_metadata, u);
+	*t0 = now_ms();
+	ASSERT_EQ(0, pthread_create(th, NULL, consumer_fn, c));
+	errno = 0;
+	return user_ring_buffer__reserve_blocking(u->rb, size, timeout_ms);
+}
+
+/*
  * Timeout -1 blocks until a consumer (another thread running the drain
  * program) frees space, and the drain's wake-up ends the wait.
  */
@@ -1046,10 +1062,7 @@ TEST_F_TIMEOUT(urb, blocking_forever_woken_by_drain, 30)
 	__u64 t0;
 	void *p;
 
-	ur_fill_ring(_metadata, &self->u);
-	t0 = now_ms();
-	ASSERT_EQ(0, pthread_create(&th, NULL, consumer_fn, &c));
-	p = user_ring_buffer__reserve_blocking(self->u.rb, 8, -1);
+	p = reserve_while_draining(_metadata, &self->u, &c, &th, 8, -1, &t0);
 	EXPECT_NE(NULL, p) TH_LOG("%s", strerror(errno));
 	EXPECT_LE(200, now_ms() - t0);
 	pthread_join(th, NULL);
@@ -1104,10 +1117,7 @@ TEST_F_TIMEOUT(urb, blocking_timeout_woken_by_drain, 30)
 	__u64 t0, dt;
 	void *p;
 
-	ur_fill_ring(_metadata, &self->u);
-	t0 = now_ms();
-	ASSERT_EQ(0, pthread_create(&th, NULL, consumer_fn, &c));
-	p = user_ring_buffer__reserve_blocking(self->u.rb, 8, 10000);
+	p = reserve_while_draining(_metadata, &self->u, &c, &th, 8, 10000, &t0);
 	dt = now_ms() - t0;
 	EXPECT_NE(NULL, p) TH_LOG("%s", strerror(errno));
 	EXPECT_LE(100, dt);
@@ -1137,11 +1147,7 @@ TEST_F_TIMEOUT(urb, blocking_no_wakeup_waits_timeout, 30)
 	__u64 t0, dt;
 	void *p;
 
-	ur_fill_ring(_metadata, &self->u);
-	t0 = now_ms();
-	ASSERT_EQ(0, pthread_create(&th, NULL, consumer_fn, &c));
-	errno = 0;
-	p = user_ring_buffer__reserve_blocking(self->u.rb, 8, 1000);
+	p = reserve_while_draining(_metadata, &self->u, &c, &th, 8, 1000, &t0);
 	dt = now_ms() - t0;
 	pthread_join(th, NULL);
 	EXPECT_TRUE(c.slept) TH_LOG("the waiter was never seen asleep in epoll_wait()");

@@ -902,7 +902,7 @@ static void hwmon_max31760_test_temp_limit_range(struct kunit *test)
  *    -EINVAL, above U32_MAX -ERANGE.
  * CR1 powers up 01h, CR2 is 50h after the probe, CR3 powers up 03h.
  */
-struct hwmon_test_write_case {
+struct max31760_write_case {
 	const char *attr;
 	const char *input;
 	int ret;
@@ -919,7 +919,7 @@ struct hwmon_test_write_case {
 	{ .attr = a, .input = in, .ret = err, .npre = 1,		\
 	  .pre = { { p, pv } } }
 
-static const struct hwmon_test_write_case max31760_write_cases[] = {
+static const struct max31760_write_case max31760_write_cases[] = {
 	MAX31760_NO("pwm1", "-9223372036854775809", -ERANGE, DS_PWMR, 0x80),
 	MAX31760_NO("pwm1", "-9223372036854775808", -EINVAL, DS_PWMR, 0x80),
 	MAX31760_NO("pwm1", "-1", -EINVAL, DS_PWMR, 0x80),
@@ -1055,7 +1055,7 @@ static const struct hwmon_test_write_case max31760_write_cases[] = {
 		    0xfb),
 };
 
-static void max31760_write_desc(const struct hwmon_test_write_case *t,
+static void max31760_write_desc(const struct max31760_write_case *t,
 				char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s=%s from %#04x -> %d",
@@ -1067,7 +1067,7 @@ KUNIT_ARRAY_PARAM(max31760_write, max31760_write_cases, max31760_write_desc);
 
 static void hwmon_max31760_test_write_range(struct kunit *test)
 {
-	const struct hwmon_test_write_case *t = test->param_value;
+	const struct max31760_write_case *t = test->param_value;
 	char what[96];
 	u8 *before;
 	int i;
