@@ -47,9 +47,11 @@ $(LIBBPF_A): $(wildcard $(LIBBPF_SRC)/*.[ch] $(LIBBPF_SRC)/Makefile)
 	$(MAKE) -C $(LIBBPF_SRC) OUTPUT=$(LIBBPF_OUT)/ DESTDIR=$(LIBBPF_OUT) \
 		prefix= $(LIBBPF_A) install_headers
 
-# lib.mk's own rule would hand the skeletons to the compiler as inputs.
-$(PLAIN_PROGS): $(OUTPUT)/%: %.c $(BPF_SKELS)
-	$(LINK.c) $< $(LDLIBS) -o $@
+# kconform.mk's rule, not lib.mk's, which would hand the skeletons to the
+# compiler as inputs.
+KC_PROGS := $(PLAIN_PROGS)
+include ../kconform.mk
+$(PLAIN_PROGS): $(BPF_SKELS)
 
 $(TREE_LIBBPF_BINS): $(OUTPUT)/%: %.c $(BPF_SKELS) $(LIBBPF_A)
 	$(CC) $(CFLAGS) -I$(LIBBPF_OUT)/include $(LDFLAGS) $< $(LIBBPF_A) \

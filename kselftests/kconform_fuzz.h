@@ -32,6 +32,8 @@
 #include <unistd.h>
 #include <linux/types.h>
 
+#include "kselftest_harness.h"
+
 /* 6.1's merge window opened on 2022-10-03. */
 #define KC_DEFAULT_SEED		20221003ULL
 
@@ -210,6 +212,44 @@ static inline long kc_fail_nth_disarm(int fd)
 	if (pwrite(fd, "0", 1, 0) != 1)
 		left = -1;
 	return left;
+}
+
+/*
+ * fail-nth over one call: for n = 1, 2, ... below @max, @call with the
+ * n-th slab allocation of this thread failing, then @check with fail-nth
+ * disarmed again, until an attempt goes through having made fewer than
+ * n allocations (fail-nth still pending: each one has failed once). That
+ * must come before @max. Returns the number of attempts.
+ *
+ * @call makes the call under test and nothing else (every allocation
+ * counts) and returns 0 or -errno, errno taken right after the call.
+ * @check looks at what the attempt left: @ret is what @call returned,
+ * @left how many checks fail-nth had still to go (0: the n-th failed).
+ */
+static inline int kc_fail_nth_loop(struct __test_metadata *_metadata, int max,
+				   int (*call)(void *arg),
+				   void (*check)(struct __test_metadata *_metadata,
+						 void *arg, int n, int ret,
+						 long left),
+				   void *arg)
+{
+	int fd, n, ret;
+	long left;
+
+	fd = kc_fail_nth_open();
+	ASSERT_GE(fd, 0);
+	for (n = 1; n < max; n++) {
+		ASSERT_EQ(0, kc_fail_nth_arm(fd, n));
+		ret = call(arg);
+		left = kc_fail_nth_disarm(fd);
+		ASSERT_GE(left, 0);
+		check(_metadata, arg, n, ret, left);
+		if (!ret && left)
+			break;
+	}
+	close(fd);
+	EXPECT_LT(n, max);
+	return n;
 }
 
 #endif

@@ -1149,47 +1149,22 @@ TEST_F_TIMEOUT(param, seeded_link_info_in_nested_cgroup_namespaces, 300)
  */
 TEST_F_TIMEOUT(param, link_create_and_read_fault_injection, 300)
 {
-	union bpf_iter_link_info linfo = {};
-	int fail_nth, n, it, ret, enomem = 0;
-	__u64 out[8];
-	long left;
-	ssize_t len;
+	struct iter_fault f = {
+		.prog = self->h.skel->progs.dump_cgroup,
+		.link = &self->h.link,
+		.size = sizeof(__u64[8]),
+		.want_len = 4 * 8,
+		.first_size = sizeof(__u64),
+		.want_first = self->h.id[KCG],
+	};
+	int ret;
 
 	ret = kc_failslab_setup();
 	if (ret)
 		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
-	libbpf_set_print(NULL);
-	linfo.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
-	linfo.cgroup.cgroup_fd = self->h.fd[KCG];
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
-	for (n = 1; n < 5000; n++) {
-		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
-		ret = iter_link_read_once(self->h.skel->progs.dump_cgroup, &linfo, &self->h.link,
-					  out, sizeof(out), &it, &len);
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (ret) {
-			EXPECT_EQ(-ENOMEM, ret) TH_LOG("n = %d: link %p, iterator %d, read %zd",
-						       n, self->h.link, it, len);
-			EXPECT_EQ(0, left);
-			enomem++;
-		} else {
-			EXPECT_EQ(4 * 8, len) TH_LOG("n = %d", n);
-			EXPECT_EQ(self->h.id[KCG], out[0]);
-		}
-		if (it >= 0)
-			close(it);
-		bpf_link__destroy(self->h.link);
-		self->h.link = NULL;
-		if (left)
-			break;
-	}
-	printf("# %d attempts: %d ENOMEM\n", n, enomem);
-	fflush(stdout);
-	close(fail_nth);
-	EXPECT_LT(n, 5000);
-	EXPECT_GT(enomem, 0);
+	f.linfo.cgroup.order = BPF_CGROUP_ITER_DESCENDANTS_PRE;
+	f.linfo.cgroup.cgroup_fd = self->h.fd[KCG];
+	iter_fault_injection(_metadata, &f);
 	ASSERT_EQ(0, hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
 			       KCG, BY_FD));
 	EXPECT_EQ(4, hier_walk(&self->h, sizeof(self->h.out)));

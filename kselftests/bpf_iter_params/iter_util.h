@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "../kconform_util.h"
+#include "../kconform_fuzz.h"
 
 /* An iterator link for @prog, or -errno (libbpf 1.1 sets errno). */
 static inline int iter_link(struct bpf_program *prog,
@@ -39,32 +40,85 @@ static inline int iter_link(struct bpf_program *prog,
 }
 
 /*
- * The three steps a fault-injection case repeats: link @prog, make an
- * iterator of the link, read it once into @buf. Returns 0 or the -errno
- * of the first step that failed; *@it (or -1) and *@len (or -2 when no
- * read was made) say how far it got. The caller closes *@it and
- * destroys *@link.
+ * A fault-injection case of both tests (iter_fault_injection()): the
+ * link of @prog with @linfo, an iterator of it and its first read() of
+ * @size bytes into @buf; a read that goes through gives @want_len bytes
+ * and a first record whose first field (of @first_size bytes: 4 or 8)
+ * is @want_first. *@link is where the link is kept (and destroyed).
  */
-static inline int iter_link_read_once(struct bpf_program *prog,
-				      union bpf_iter_link_info *linfo,
-				      struct bpf_link **link, void *buf,
-				      size_t size, int *it, ssize_t *len)
-{
-	int ret = iter_link(prog, linfo, link);
+struct iter_fault {
+	struct bpf_program *prog;
+	union bpf_iter_link_info linfo;
+	struct bpf_link **link;
+	size_t size;
+	ssize_t want_len;
+	size_t first_size;
+	__u64 want_first;
+	union {
+		__u32 u32[16];
+		__u64 u64[8];
+	} buf;
+	int it;		/* the iterator, or -1 */
+	ssize_t len;	/* what read() gave, or -2 when none was made */
+	int enomem;
+};
 
-	*it = -1;
-	*len = -2;
+/* Link, iterator, one read; returns 0 or the -errno of the step that failed. */
+static inline int iter_fault_call(void *arg)
+{
+	struct iter_fault *f = arg;
+	int ret = iter_link(f->prog, &f->linfo, f->link);
+
+	f->it = -1;
+	f->len = -2;
 	if (!ret) {
-		*it = bpf_iter_create(bpf_link__fd(*link));
-		if (*it < 0)
+		f->it = bpf_iter_create(bpf_link__fd(*f->link));
+		if (f->it < 0)
 			ret = -errno;
 	}
 	if (!ret) {
-		*len = read(*it, buf, size);
-		if (*len < 0)
+		f->len = read(f->it, &f->buf, f->size);
+		if (f->len < 0)
 			ret = -errno;
 	}
 	return ret;
+}
+
+static inline void iter_fault_check(struct __test_metadata *_metadata,
+				    void *arg, int n, int ret, long left)
+{
+	struct iter_fault *f = arg;
+
+	if (ret) {
+		EXPECT_EQ(-ENOMEM, ret) TH_LOG("n = %d: link %p, iterator %d, read %zd",
+					       n, *f->link, f->it, f->len);
+		EXPECT_EQ(0, left);
+		f->enomem++;
+	} else {
+		EXPECT_EQ(f->want_len, f->len) TH_LOG("n = %d", n);
+		EXPECT_EQ(f->want_first, f->first_size == 4 ?
+			  f->buf.u32[0] : f->buf.u64[0]);
+	}
+	if (f->it >= 0)
+		close(f->it);
+	bpf_link__destroy(*f->link);
+	*f->link = NULL;
+}
+
+/*
+ * Every step fails with ENOMEM (bpf(2), read(2)) or the read gives what
+ * it should, for every n until the three make fewer than n.
+ */
+static inline void iter_fault_injection(struct __test_metadata *_metadata,
+					struct iter_fault *f)
+{
+	int n;
+
+	libbpf_set_print(NULL);
+	n = kc_fail_nth_loop(_metadata, 5000, iter_fault_call, iter_fault_check, f);
+	printf("# %d attempts: %d ENOMEM\n", n, f->enomem);
+	fflush(stdout);
+	EXPECT_GT(f->enomem, 0);
 }
 
 /* How a read to the end went: read() calls made, and -errno or 0 (EOF). */

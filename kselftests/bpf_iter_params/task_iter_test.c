@@ -1413,46 +1413,21 @@ next:
  */
 TEST_F_TIMEOUT(tasks, link_create_and_read_fault_injection, 300)
 {
-	union bpf_iter_link_info linfo = {};
-	int fail_nth, n, it, ret, enomem = 0;
-	struct task_rec rec[4];
-	long left;
-	ssize_t len;
+	struct iter_fault f = {
+		.prog = self->skel->progs.dump_task,
+		.link = &self->link,
+		.size = sizeof(struct task_rec[4]),
+		.want_len = sizeof(struct task_rec),
+		.first_size = sizeof(__u32),	/* task_rec.tid */
+		.want_first = getpid(),
+	};
+	int ret;
 
 	ret = kc_failslab_setup();
 	if (ret)
 		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
-	libbpf_set_print(NULL);
-	linfo.task.tid = getpid();
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
-	for (n = 1; n < 5000; n++) {
-		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
-		ret = iter_link_read_once(self->skel->progs.dump_task, &linfo, &self->link,
-					  rec, sizeof(rec), &it, &len);
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (ret) {
-			EXPECT_EQ(-ENOMEM, ret) TH_LOG("n = %d: link %p, iterator %d, read %zd",
-						       n, self->link, it, len);
-			EXPECT_EQ(0, left);
-			enomem++;
-		} else {
-			EXPECT_EQ(sizeof(rec[0]), len) TH_LOG("n = %d", n);
-			EXPECT_EQ(getpid(), (pid_t)rec[0].tid);
-		}
-		if (it >= 0)
-			close(it);
-		bpf_link__destroy(self->link);
-		self->link = NULL;
-		if (left)
-			break;
-	}
-	printf("# %d attempts: %d ENOMEM\n", n, enomem);
-	fflush(stdout);
-	close(fail_nth);
-	EXPECT_LT(n, 5000);
-	EXPECT_GT(enomem, 0);
+	f.linfo.task.tid = getpid();
+	iter_fault_injection(_metadata, &f);
 	ASSERT_EQ(0, task_link(self->skel->progs.dump_task, TID, getpid(), &self->link));
 	EXPECT_EQ(1, recs(self, sizeof(struct task_rec), variant->chunk));
 }

@@ -424,80 +424,81 @@ struct refusal {
 	const char *msg;
 };
 
+static bool refused_as(int err, const char *log, const struct refusal *r)
+{
+	return r->msg && err == r->err && strstr(log, r->msg);
+}
+
+/* Programs of key_bad.bpf.c the verifier must refuse, one a variant. */
+FIXTURE(verifier_rejects) {
+	int unused;
+};
+
 /*
  * @v61 is how 6.1 refuses @prog. @later, where set, is how kernels since
  * the upstream change @since refuse it: the rejection is the promise, its
  * errno and words changed upstream.
  */
-struct bad_case {
+FIXTURE_VARIANT(verifier_rejects) {
 	const char *prog;
 	struct refusal v61;
 	struct refusal later;
 	const char *since;
 };
 
-static bool refused_as(int err, const char *log, const struct refusal *r)
-{
-	return r->msg && err == r->err && strstr(log, r->msg);
-}
+FIXTURE_VARIANT_ADD(verifier_rejects, unreleased_key) {
+	.prog = "leak",
+	.v61 = { -EINVAL, "Unreleased reference id=" },
+};
 
-static void expect_rejected(struct __test_metadata *_metadata,
-			    const struct bad_case *c)
-{
-	static char log[1 << 20];
-	int err = load_bad(c->prog, log, sizeof(log));
-
-	EXPECT_TRUE(refused_as(err, log, &c->v61) ||
-		    refused_as(err, log, &c->later)) {
-		TH_LOG("%s: error %d, verifier said: %s", c->prog, err,
-		       why_line(log));
-		TH_LOG("6.1 refuses with %d, \"%s\"", c->v61.err, c->v61.msg);
-		if (c->since)
-			TH_LOG("since %s with %d, \"%s\"", c->since,
-			       c->later.err, c->later.msg);
-	}
-}
-
-TEST(verifier_rejects_unreleased_key)
-{
-	const struct bad_case c = { "leak",
-		{ -EINVAL, "Unreleased reference id=" } };
-
-	expect_rejected(_metadata, &c);
-}
-
-TEST(verifier_rejects_user_key_lookup_not_sleepable)
-{
-	const struct bad_case c = { "not_sleepable",
-		{ -EINVAL,
-		  "kernel function bpf_lookup_user_key is sleepable but the program is not" },
-		{ -EACCES,
-		  "program must be sleepable to call sleepable kfunc bpf_lookup_user_key" },
-		"v6.2, 00b85860feb8 (\"bpf: Rewrite kfunc argument handling\")" };
-
-	expect_rejected(_metadata, &c);
-}
+FIXTURE_VARIANT_ADD(verifier_rejects, user_key_lookup_not_sleepable) {
+	.prog = "not_sleepable",
+	.v61 = { -EINVAL,
+		 "kernel function bpf_lookup_user_key is sleepable but the program is not" },
+	.later = { -EACCES,
+		   "program must be sleepable to call sleepable kfunc bpf_lookup_user_key" },
+	.since = "v6.2, 00b85860feb8 (\"bpf: Rewrite kfunc argument handling\")",
+};
 
 /* 6.1's words for a bpf_key argument that is no valid reference */
 #define NOT_SCALAR \
 	"arg#0 pointer type STRUCT bpf_key must point to scalar, or struct with scalar"
 
-TEST(verifier_rejects_put_twice)
-{
-	const struct bad_case c = { "put_twice",
-		{ -EINVAL, NOT_SCALAR } };
+FIXTURE_VARIANT_ADD(verifier_rejects, put_twice) {
+	.prog = "put_twice",
+	.v61 = { -EINVAL, NOT_SCALAR },
+};
 
-	expect_rejected(_metadata, &c);
+FIXTURE_VARIANT_ADD(verifier_rejects, put_without_null_check) {
+	.prog = "no_null_check",
+	.v61 = { -EINVAL, NOT_SCALAR },
+	.later = { -EACCES, "Possibly NULL pointer passed to trusted arg0" },
+	.since = "v6.4, 6c831c468412 (\"bpf: Treat KF_RELEASE kfuncs as KF_TRUSTED_ARGS\")",
+};
+
+FIXTURE_SETUP(verifier_rejects)
+{
 }
 
-TEST(verifier_rejects_put_without_null_check)
+FIXTURE_TEARDOWN(verifier_rejects)
 {
-	const struct bad_case c = { "no_null_check",
-		{ -EINVAL, NOT_SCALAR },
-		{ -EACCES, "Possibly NULL pointer passed to trusted arg0" },
-		"v6.4, 6c831c468412 (\"bpf: Treat KF_RELEASE kfuncs as KF_TRUSTED_ARGS\")" };
+}
 
-	expect_rejected(_metadata, &c);
+TEST_F(verifier_rejects, load)
+{
+	static char log[1 << 20];
+	int err = load_bad(variant->prog, log, sizeof(log));
+
+	EXPECT_TRUE(refused_as(err, log, &variant->v61) ||
+		    refused_as(err, log, &variant->later)) {
+		TH_LOG("%s: error %d, verifier said: %s", variant->prog, err,
+		       why_line(log));
+		TH_LOG("6.1 refuses with %d, \"%s\"", variant->v61.err,
+		       variant->v61.msg);
+		if (variant->since)
+			TH_LOG("since %s with %d, \"%s\"", variant->since,
+			       variant->later.err, variant->later.msg);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -1036,6 +1036,22 @@ TEST_F_TIMEOUT(urb, blocking_timeout_expires_enospc, 60)
 }
 
 /*
+ * Fill the ring, start @c's consumer in @th and reserve @size bytes,
+ * blocking up to @timeout_ms; *@t0 is when the consumer was started.
+ */
+static void *reserve_while_draining(struct __test_metadata *_metadata,
+				    struct ur *u, struct consumer *c,
+				    pthread_t *th, __u32 size, int timeout_ms,
+				    __u64 *t0)
+{
+	ur_fill_ring(_metadata, u);
+	*t0 = now_ms();
+	ASSERT_EQ(0, pthread_create(th, NULL, consumer_fn, c));
+	errno = 0;
+	return user_ring_buffer__reserve_blocking(u->rb, size, timeout_ms);
+}
+
+/*
  * Timeout -1 blocks until a consumer (another thread running the drain
  * program) frees space, and the drain's wake-up ends the wait.
  */
@@ -1046,10 +1062,7 @@ TEST_F_TIMEOUT(urb, blocking_forever_woken_by_drain, 30)
 	__u64 t0;
 	void *p;
 
-	ur_fill_ring(_metadata, &self->u);
-	t0 = now_ms();
-	ASSERT_EQ(0, pthread_create(&th, NULL, consumer_fn, &c));
-	p = user_ring_buffer__reserve_blocking(self->u.rb, 8, -1);
+	p = reserve_while_draining(_metadata, &self->u, &c, &th, 8, -1, &t0);
 	EXPECT_NE(NULL, p) TH_LOG("%s", strerror(errno));
 	EXPECT_LE(200, now_ms() - t0);
 	pthread_join(th, NULL);
@@ -1104,10 +1117,7 @@ TEST_F_TIMEOUT(urb, blocking_timeout_woken_by_drain, 30)
 	__u64 t0, dt;
 	void *p;
 
-	ur_fill_ring(_metadata, &self->u);
-	t0 = now_ms();
-	ASSERT_EQ(0, pthread_create(&th, NULL, consumer_fn, &c));
-	p = user_ring_buffer__reserve_blocking(self->u.rb, 8, 10000);
+	p = reserve_while_draining(_metadata, &self->u, &c, &th, 8, 10000, &t0);
 	dt = now_ms() - t0;
 	EXPECT_NE(NULL, p) TH_LOG("%s", strerror(errno));
 	EXPECT_LE(100, dt);
@@ -1137,11 +1147,7 @@ TEST_F_TIMEOUT(urb, blocking_no_wakeup_waits_timeout, 30)
 	__u64 t0, dt;
 	void *p;
 
-	ur_fill_ring(_metadata, &self->u);
-	t0 = now_ms();
-	ASSERT_EQ(0, pthread_create(&th, NULL, consumer_fn, &c));
-	errno = 0;
-	p = user_ring_buffer__reserve_blocking(self->u.rb, 8, 1000);
+	p = reserve_while_draining(_metadata, &self->u, &c, &th, 8, 1000, &t0);
 	dt = now_ms() - t0;
 	pthread_join(th, NULL);
 	EXPECT_TRUE(c.slept) TH_LOG("the waiter was never seen asleep in epoll_wait()");
@@ -1446,57 +1452,70 @@ FIXTURE_TEARDOWN(fault)
 {
 }
 
+/* An attempt: the map it made (or -1) and what the attempts gave. */
+struct map_fault {
+	__u32 size;
+	int fd;
+	int enomem;
+	int absorbed;
+};
+
+static int map_fault_call(void *arg)
+{
+	struct map_fault *mf = arg;
+
+	mf->fd = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0,
+				mf->size, NULL);
+	return mf->fd < 0 ? -errno : 0;
+}
+
+static void map_fault_check(struct __test_metadata *_metadata, void *arg,
+			    int n, int ret, long left)
+{
+	struct map_fault *mf = arg;
+	int fd = mf->fd, err = -ret;
+	struct ur u;
+
+	if (fd < 0) {
+		EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
+		EXPECT_EQ(0, left);
+		mf->enomem++;
+		return;
+	}
+	if (!left)
+		mf->absorbed++;
+	/* The map works: load the drain program on it, post, drain. */
+	ur_init(&u);
+	u.size = mf->size;
+	u.skel = user_ringbuf__open();
+	ASSERT_NE(NULL, u.skel);
+	ASSERT_EQ(0, bpf_map__reuse_fd(u.skel->maps.user_ringbuf, fd));
+	ASSERT_EQ(0, user_ringbuf__load(u.skel)) TH_LOG("n = %d", n);
+	u.map_fd = fd;
+	u.drain_fd = bpf_program__fd(u.skel->progs.drain);
+	u.rb = user_ring_buffer__new(fd, NULL);
+	ASSERT_NE(NULL, u.rb) TH_LOG("n = %d: %s", n, strerror(errno));
+	ur_post(_metadata, &u, 24, n);
+	EXPECT_EQ(1, ur_drain(_metadata, &u, 0)) TH_LOG("n = %d", n);
+	EXPECT_EQ((__u64)n, u.skel->bss->rec_seq[0]);
+	ur_close(&u);
+	close(fd);
+}
+
 TEST_F_TIMEOUT(fault, map_create_fault_injection, 300)
 {
-	int fail_nth, n, fd, err, enomem = 0, absorbed = 0;
-	__u32 size = 16 * sysconf(_SC_PAGESIZE);
-	struct ur u;
-	long left;
+	struct map_fault mf = { .size = 16 * sysconf(_SC_PAGESIZE) };
+	int n, err;
 
 	err = kc_failslab_setup();
 	if (err)
 		SKIP(return, "no failslab in debugfs: %s", strerror(-err));
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
-	for (n = 1; n < UR_FAULT_MAX_NTH; n++) {
-		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
-		fd = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0,
-				    size, NULL);
-		err = errno;
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (fd < 0) {
-			EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
-			EXPECT_EQ(0, left);
-			enomem++;
-			continue;
-		}
-		if (!left)
-			absorbed++;
-		/* The map works: load the drain program on it, post, drain. */
-		ur_init(&u);
-		u.size = size;
-		u.skel = user_ringbuf__open();
-		ASSERT_NE(NULL, u.skel);
-		ASSERT_EQ(0, bpf_map__reuse_fd(u.skel->maps.user_ringbuf, fd));
-		ASSERT_EQ(0, user_ringbuf__load(u.skel)) TH_LOG("n = %d", n);
-		u.map_fd = fd;
-		u.drain_fd = bpf_program__fd(u.skel->progs.drain);
-		u.rb = user_ring_buffer__new(fd, NULL);
-		ASSERT_NE(NULL, u.rb) TH_LOG("n = %d: %s", n, strerror(errno));
-		ur_post(_metadata, &u, 24, n);
-		EXPECT_EQ(1, ur_drain(_metadata, &u, 0)) TH_LOG("n = %d", n);
-		EXPECT_EQ((__u64)n, u.skel->bss->rec_seq[0]);
-		ur_close(&u);
-		close(fd);
-		if (left)
-			break;
-	}
-	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, enomem, absorbed);
+	n = kc_fail_nth_loop(_metadata, UR_FAULT_MAX_NTH, map_fault_call,
+			     map_fault_check, &mf);
+	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, mf.enomem,
+	       mf.absorbed);
 	fflush(stdout);
-	EXPECT_LT(n, UR_FAULT_MAX_NTH);
-	EXPECT_GT(enomem, 0);
-	close(fail_nth);
+	EXPECT_GT(mf.enomem, 0);
 }
 
 TEST_HARNESS_MAIN

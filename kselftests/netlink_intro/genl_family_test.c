@@ -323,6 +323,45 @@ FIXTURE_TEARDOWN(reg)
 	close(self->fd);
 }
 
+/* An attempt of the load: the module's file and what the attempts gave. */
+struct reg_fault {
+	int fd;
+	int ko;
+	int enomem;
+	int absorbed;
+};
+
+static int reg_fault_call(void *arg)
+{
+	struct reg_fault *rf = arg;
+
+	return syscall(__NR_finit_module, rf->ko, "", 0) ? -errno : 0;
+}
+
+static void reg_fault_check(struct __test_metadata *_metadata, void *arg,
+			    int n, int ret, long left)
+{
+	struct reg_fault *rf = arg;
+	char buf[BUF_SIZE];
+	struct family f;
+	int err = -ret;
+
+	if (ret) {
+		EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
+		EXPECT_EQ(0, left);
+		EXPECT_FALSE(module_loaded()) TH_LOG("n = %d", n);
+		EXPECT_EQ(-ENOENT, getfamily(rf->fd, FAMILY, buf, sizeof(buf)))
+			TH_LOG("n = %d: a family after a failed load", n);
+		rf->enomem++;
+		return;
+	}
+	if (!left)
+		rf->absorbed++;
+	EXPECT_EQ(0, resolve(rf->fd, &f)) TH_LOG("n = %d", n);
+	ASSERT_EQ(0, syscall(__NR_delete_module, MODULE, O_NONBLOCK))
+		TH_LOG("n = %d: %s", n, strerror(errno));
+}
+
 /*
  * Loading the module, whose init registers the family
  * (genl_register_family()), with the n-th slab allocation failing
@@ -335,46 +374,21 @@ FIXTURE_TEARDOWN(reg)
  */
 TEST_F_TIMEOUT(reg, family_registration_fault_injection, 300)
 {
-	char buf[BUF_SIZE];
+	struct reg_fault rf = { .fd = self->fd, .ko = self->ko };
 	struct family f;
-	int fail_nth, n, ret, err, enomem = 0, absorbed = 0;
-	long left;
+	int n, ret;
 
 	ret = kc_failslab_setup();
 	if (ret)
 		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
 	if (module_loaded())
 		ASSERT_EQ(module_load(0), 0);
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
-	for (n = 1; n < 20000; n++) {
-		ASSERT_EQ(0, kc_fail_nth_arm(fail_nth, n));
-		ret = syscall(__NR_finit_module, self->ko, "", 0);
-		err = errno;
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (ret) {
-			EXPECT_EQ(ENOMEM, err) TH_LOG("n = %d: %s", n, strerror(err));
-			EXPECT_EQ(0, left);
-			EXPECT_FALSE(module_loaded()) TH_LOG("n = %d", n);
-			EXPECT_EQ(-ENOENT, getfamily(self->fd, FAMILY, buf, sizeof(buf)))
-				TH_LOG("n = %d: a family after a failed load", n);
-			enomem++;
-			continue;
-		}
-		if (!left)
-			absorbed++;
-		EXPECT_EQ(0, resolve(self->fd, &f)) TH_LOG("n = %d", n);
-		ASSERT_EQ(0, syscall(__NR_delete_module, MODULE, O_NONBLOCK))
-			TH_LOG("n = %d: %s", n, strerror(errno));
-		if (left)
-			break;
-	}
-	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, enomem, absorbed);
+	n = kc_fail_nth_loop(_metadata, 20000, reg_fault_call, reg_fault_check,
+			     &rf);
+	printf("# %d attempts: %d ENOMEM, %d absorbed\n", n, rf.enomem,
+	       rf.absorbed);
 	fflush(stdout);
-	close(fail_nth);
-	EXPECT_LT(n, 20000);
-	EXPECT_GT(enomem, 0);
+	EXPECT_GT(rf.enomem, 0);
 	ASSERT_EQ(0, module_load(1));
 	EXPECT_EQ(0, resolve(self->fd, &f));
 }
@@ -539,6 +553,21 @@ TEST_F(fam, one_socket_talks_to_nlctrl_and_the_family)
 /* -------- Dumps and dump consistency -------- */
 
 /*
+ * Ids @step, 2 * @step, ... 10 * @step in the list, then a dump of it
+ * requested with the handbook's flags.
+ */
+static void start_dump(struct __test_metadata *_metadata, int fd,
+		       const struct family *f, struct req *r, __u32 step)
+{
+	__u32 id;
+
+	for (id = 1; id <= 10; id++)
+		ASSERT_EQ(list_op(fd, f, CMD_ADD, id * step), 0);
+	genl_req_to(r, f->id, CMD_LIST, NLM_F_ACK | NLM_F_DUMP);
+	ASSERT_EQ(nl_send(fd, r), 0);
+}
+
+/*
  * With the handbook's NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP: every id in
  * order, DUMP_BATCH per part, each message NLM_F_MULTI, NLMSG_DONE with
  * 0, no NLM_F_DUMP_INTR. 6.1.192 sends no ACK after NLMSG_DONE
@@ -547,13 +576,9 @@ TEST_F(fam, one_socket_talks_to_nlctrl_and_the_family)
 TEST_F(fam, dump_with_recommended_flags_lists_all_then_done)
 {
 	struct dump_result d = {};
-	__u32 id;
 	int i;
 
-	for (id = 1; id <= 10; id++)
-		ASSERT_EQ(list_op(self->fd, &self->f, CMD_ADD, id * 3), 0);
-	genl_req_to(&self->r, self->f.id, CMD_LIST, NLM_F_ACK | NLM_F_DUMP);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	start_dump(_metadata, self->fd, &self->f, &self->r, 3);
 	ASSERT_EQ(dump_read(self->fd, &d), 0);
 	ASSERT_EQ(d.n, 10);
 	for (i = 0; i < 10; i++)
@@ -581,13 +606,9 @@ TEST_F(fam, change_after_a_part_sets_dump_intr_on_the_next)
 {
 	struct dump_result d = {};
 	int other = nl_open(NETLINK_GENERIC);
-	__u32 id;
 
 	ASSERT_GE(other, 0);
-	for (id = 1; id <= 10; id++)
-		ASSERT_EQ(list_op(self->fd, &self->f, CMD_ADD, id), 0);
-	genl_req_to(&self->r, self->f.id, CMD_LIST, NLM_F_ACK | NLM_F_DUMP);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	start_dump(_metadata, self->fd, &self->f, &self->r, 1);
 	ASSERT_EQ(list_op(other, &self->f, CMD_ADD, 500), 0);
 	ASSERT_EQ(dump_read(self->fd, &d), 0);
 	close(other);
@@ -608,13 +629,9 @@ TEST_F(fam, change_before_done_sets_dump_intr_on_done)
 {
 	struct dump_result d = {};
 	int other = nl_open(NETLINK_GENERIC);
-	__u32 id;
 
 	ASSERT_GE(other, 0);
-	for (id = 1; id <= 10; id++)
-		ASSERT_EQ(list_op(self->fd, &self->f, CMD_ADD, id), 0);
-	genl_req_to(&self->r, self->f.id, CMD_LIST, NLM_F_ACK | NLM_F_DUMP);
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	start_dump(_metadata, self->fd, &self->f, &self->r, 1);
 	/*
 	 * two parts read: the third (the last ids) is made already; DEL of
 	 * an id dumped already changes the list and adds nothing to dump
@@ -681,43 +698,31 @@ struct policies {
 	int n_attrs[N_POL];
 };
 
+/* Copy attribute @type of @nest, @len bytes, to @to; 1 if it is there. */
+static int pol_get(struct nlattr *nest, int type, void *to, size_t len)
+{
+	struct nlattr *a = nest_attr(nest, type);
+
+	if (a)
+		memcpy(to, ATTR_DATA(a), len);
+	return !!a;
+}
+
 static void pol_attr_read(struct nlattr *nest, struct pol_attr *p)
 {
-	struct nlattr *a;
-
 	memset(p, 0, sizeof(*p));
-	a = nest_attr(nest, NL_POLICY_TYPE_ATTR_TYPE);
-	if (a)
-		p->type = ATTR_U32(a);
-	a = nest_attr(nest, NL_POLICY_TYPE_ATTR_MIN_VALUE_U);
-	if (a) {
-		p->has_u = 1;
-		memcpy(&p->min_u, ATTR_DATA(a), 8);
-		a = nest_attr(nest, NL_POLICY_TYPE_ATTR_MAX_VALUE_U);
-		if (a)
-			memcpy(&p->max_u, ATTR_DATA(a), 8);
-	}
-	a = nest_attr(nest, NL_POLICY_TYPE_ATTR_MIN_VALUE_S);
-	if (a) {
-		p->has_s = 1;
-		memcpy(&p->min_s, ATTR_DATA(a), 8);
-		a = nest_attr(nest, NL_POLICY_TYPE_ATTR_MAX_VALUE_S);
-		if (a)
-			memcpy(&p->max_s, ATTR_DATA(a), 8);
-	}
-	a = nest_attr(nest, NL_POLICY_TYPE_ATTR_MAX_LENGTH);
-	if (a) {
-		p->has_len = 1;
-		p->max_len = ATTR_U32(a);
-	}
-	a = nest_attr(nest, NL_POLICY_TYPE_ATTR_POLICY_IDX);
-	if (a) {
-		p->has_idx = 1;
-		p->idx = ATTR_U32(a);
-		a = nest_attr(nest, NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE);
-		if (a)
-			p->maxtype = ATTR_U32(a);
-	}
+	pol_get(nest, NL_POLICY_TYPE_ATTR_TYPE, &p->type, 4);
+	p->has_u = pol_get(nest, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, &p->min_u, 8);
+	if (p->has_u)
+		pol_get(nest, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, &p->max_u, 8);
+	p->has_s = pol_get(nest, NL_POLICY_TYPE_ATTR_MIN_VALUE_S, &p->min_s, 8);
+	if (p->has_s)
+		pol_get(nest, NL_POLICY_TYPE_ATTR_MAX_VALUE_S, &p->max_s, 8);
+	p->has_len = pol_get(nest, NL_POLICY_TYPE_ATTR_MAX_LENGTH,
+			     &p->max_len, 4);
+	p->has_idx = pol_get(nest, NL_POLICY_TYPE_ATTR_POLICY_IDX, &p->idx, 4);
+	if (p->has_idx)
+		pol_get(nest, NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE, &p->maxtype, 4);
 }
 
 static int getpolicy(int fd, __u16 fam, struct policies *p)
@@ -856,26 +861,23 @@ TEST_F(fam, getpolicy_reports_each_op_policy_exactly)
 }
 
 /*
- * One op only (CTRL_ATTR_OP = NOTIFY): that op with policy 0 and that
- * policy's one attribute, nothing of the other ops.
+ * Read the dump that @fd answers until NLMSG_DONE, which must carry 0;
+ * every other message must be nlctrl's and goes to @each with @arg.
  */
-TEST_F(fam, getpolicy_for_one_op)
+static void ctrl_dump_each(struct __test_metadata *_metadata, int fd,
+			   char *buf, size_t size,
+			   void (*each)(struct __test_metadata *_metadata,
+					struct nlmsghdr *nh, void *arg),
+			   void *arg)
 {
-	__u32 op = CMD_NOTIFY;
-	__u16 fam = self->f.id;
-	int n_ops = 0, n_attrs = 0, done = 0;
 	struct nlmsghdr *nh;
-	struct nlattr *a;
+	int done = 0;
 	ssize_t n;
 
-	genl_req(&self->r, CTRL_CMD_GETPOLICY, NLM_F_ACK | NLM_F_DUMP);
-	req_attr(&self->r, CTRL_ATTR_FAMILY_ID, &fam, sizeof(fam));
-	req_attr(&self->r, CTRL_ATTR_OP, &op, sizeof(op));
-	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
 	while (!done) {
-		n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+		n = nl_recv(fd, buf, size, 0);
 		ASSERT_GT(n, 0);
-		for (nh = (struct nlmsghdr *)self->buf; NLMSG_OK(nh, n);
+		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, n);
 		     nh = NLMSG_NEXT(nh, n)) {
 			if (nh->nlmsg_type == NLMSG_DONE) {
 				EXPECT_EQ(*(int *)NLMSG_DATA(nh), 0);
@@ -883,28 +885,63 @@ TEST_F(fam, getpolicy_for_one_op)
 				break;
 			}
 			ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
-			a = genl_attr(nh, CTRL_ATTR_OP_POLICY);
-			if (a) {
-				a = ATTR_DATA(a);
-				n_ops++;
-				EXPECT_EQ(a->nla_type & NLA_TYPE_MASK,
-					  CMD_NOTIFY);
-				a = nest_attr(a, CTRL_ATTR_POLICY_DO);
-				ASSERT_NE(a, NULL);
-				EXPECT_EQ(ATTR_U32(a), 0);
-				continue;
-			}
-			a = genl_attr(nh, CTRL_ATTR_POLICY);
-			ASSERT_NE(a, NULL);
-			a = ATTR_DATA(a);
-			EXPECT_EQ(a->nla_type & NLA_TYPE_MASK, 0);
-			a = ATTR_DATA(a);
-			EXPECT_EQ(a->nla_type & NLA_TYPE_MASK, A_COUNT);
-			n_attrs++;
+			each(_metadata, nh, arg);
 		}
 	}
-	EXPECT_EQ(n_ops, 1);
-	EXPECT_EQ(n_attrs, 1);
+}
+
+/* What getpolicy_for_one_op counted: [0] ops, [1] attributes. */
+static void one_op_policy(struct __test_metadata *_metadata,
+			  struct nlmsghdr *nh, void *arg)
+{
+	int *count = arg;
+	struct nlattr *a;
+
+	a = genl_attr(nh, CTRL_ATTR_OP_POLICY);
+	if (a) {
+		a = ATTR_DATA(a);
+		count[0]++;
+		EXPECT_EQ(a->nla_type & NLA_TYPE_MASK, CMD_NOTIFY);
+		a = nest_attr(a, CTRL_ATTR_POLICY_DO);
+		ASSERT_NE(a, NULL);
+		EXPECT_EQ(ATTR_U32(a), 0);
+		return;
+	}
+	a = genl_attr(nh, CTRL_ATTR_POLICY);
+	ASSERT_NE(a, NULL);
+	a = ATTR_DATA(a);
+	EXPECT_EQ(a->nla_type & NLA_TYPE_MASK, 0);
+	a = ATTR_DATA(a);
+	EXPECT_EQ(a->nla_type & NLA_TYPE_MASK, A_COUNT);
+	count[1]++;
+}
+
+/*
+ * One op only (CTRL_ATTR_OP = NOTIFY): that op with policy 0 and that
+ * policy's one attribute, nothing of the other ops.
+ */
+TEST_F(fam, getpolicy_for_one_op)
+{
+	__u32 op = CMD_NOTIFY;
+	__u16 fam = self->f.id;
+	int count[2] = {};
+
+	genl_req(&self->r, CTRL_CMD_GETPOLICY, NLM_F_ACK | NLM_F_DUMP);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_ID, &fam, sizeof(fam));
+	req_attr(&self->r, CTRL_ATTR_OP, &op, sizeof(op));
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ctrl_dump_each(_metadata, self->fd, self->buf, sizeof(self->buf),
+		       one_op_policy, count);
+	EXPECT_EQ(count[0], 1);
+	EXPECT_EQ(count[1], 1);
+}
+
+/* Counts the messages of a GETPOLICY dump that give an op's policies. */
+static void count_op_policies(struct __test_metadata *_metadata,
+			      struct nlmsghdr *nh, void *arg)
+{
+	if (genl_attr(nh, CTRL_ATTR_OP_POLICY))
+		(*(int *)arg)++;
 }
 
 /*
@@ -922,31 +959,16 @@ TEST_F(fam, getpolicy_errors)
 	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
 	__u16 none = 0xfff0;
 	__u32 op = 99;
-	int msgs = 0, done = 0;
-	ssize_t n;
+	int msgs = 0;
 
 	ASSERT_EQ(set_opt(self->fd, NETLINK_EXT_ACK, 1), 0);
 
 	/* by name: the same ops as by id (getpolicy_reports_...) */
 	ASSERT_EQ(ctrl_send(self->fd, &self->r, CTRL_CMD_GETPOLICY,
 			    NLM_F_DUMP, FAMILY), 0);
-	while (!done) {
-		n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
-		ASSERT_GT(n, 0);
-		for (nh = (struct nlmsghdr *)self->buf; NLMSG_OK(nh, n);
-		     nh = NLMSG_NEXT(nh, n)) {
-			if (nh->nlmsg_type == NLMSG_DONE) {
-				EXPECT_EQ(*(int *)NLMSG_DATA(nh), 0);
-				done = 1;
-				break;
-			}
-			ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
-			if (genl_attr(nh, CTRL_ATTR_OP_POLICY))
-				msgs++;
-		}
-	}
+	ctrl_dump_each(_metadata, self->fd, self->buf, sizeof(self->buf),
+		       count_op_policies, &msgs);
 	EXPECT_EQ(msgs, 6) TH_LOG("one message per op");
-	nh = (struct nlmsghdr *)self->buf;
 
 	genl_req(&self->r, CTRL_CMD_GETPOLICY, NLM_F_DUMP);
 	EXPECT_EQ(transact(self->fd, &self->r, self->buf, sizeof(self->buf)),

@@ -654,72 +654,86 @@ TEST(unprivileged_options_are_eperm)
  * error ACK likewise. Every other request ends in exactly one
  * NLMSG_ERROR; the socket answers afterwards.
  */
-static void ack_faults(struct __test_metadata *_metadata, int fd, __u16 id,
-		       int *lost, int *no_reply)
+struct ack_fault {
+	int fd;
+	__u16 id;
+	struct req r;
+	int lost;
+	int no_reply;
+};
+
+static int ack_fault_call(void *arg)
+{
+	struct ack_fault *af = arg;
+
+	return nl_send(af->fd, &af->r);
+}
+
+static void ack_fault_check(struct __test_metadata *_metadata, void *arg,
+			    int n, int sent, long left)
 {
 	static char buf[BUF_SIZE];
 	struct nlmsghdr *nh = (struct nlmsghdr *)buf;
-	int fail_nth, n, sent, replies, acks, gone, err = 0;
-	struct req r;
-	long left;
+	struct ack_fault *af = arg;
+	int replies, acks, gone, err = 0;
 	ssize_t got;
 
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
-	genl_req(&r, CTRL_CMD_GETFAMILY, NLM_F_ACK);
-	req_attr(&r, CTRL_ATTR_FAMILY_ID, &id, sizeof(id));
-	for (n = 1; n < 1000; n++) {
-		ASSERT_EQ(kc_fail_nth_arm(fail_nth, n), 0);
-		sent = nl_send(fd, &r);
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (sent) {
-			EXPECT_EQ(sent, -ENOBUFS) TH_LOG("n = %d", n);
-			EXPECT_EQ(nl_recv(fd, buf, sizeof(buf), MSG_DONTWAIT),
-				  -EAGAIN);
+	if (sent) {
+		EXPECT_EQ(sent, -ENOBUFS) TH_LOG("n = %d", n);
+		EXPECT_EQ(nl_recv(af->fd, buf, sizeof(buf), MSG_DONTWAIT),
+			  -EAGAIN);
+		return;
+	}
+	replies = 0;
+	acks = 0;
+	gone = 0;
+	while ((got = nl_recv(af->fd, buf, sizeof(buf), MSG_DONTWAIT)) !=
+	       -EAGAIN) {
+		if (got == -ENOBUFS) {
+			gone++;
 			continue;
 		}
-		replies = 0;
-		acks = 0;
-		gone = 0;
-		while ((got = nl_recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) !=
-		       -EAGAIN) {
-			if (got == -ENOBUFS) {
-				gone++;
-				continue;
-			}
-			ASSERT_GT(got, 0) TH_LOG("n = %d: %zd", n, got);
-			if (nh->nlmsg_type != NLMSG_ERROR) {
-				EXPECT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
-				replies++;
-				continue;
-			}
-			acks++;
-			err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+		ASSERT_GT(got, 0) TH_LOG("n = %d: %zd", n, got);
+		if (nh->nlmsg_type != NLMSG_ERROR) {
+			EXPECT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
+			replies++;
+			continue;
 		}
-		EXPECT_EQ(acks + gone, 1)
-			TH_LOG("n = %d: %d ACKs, %d ENOBUFS", n, acks, gone);
-		if (gone) {
-			/* only the ACK was lost: nlctrl's reply came */
-			(*lost)++;
-			EXPECT_EQ(replies, id == GENL_ID_CTRL) TH_LOG("n = %d", n);
-		} else if (err == -ENOBUFS) {
-			(*no_reply)++;
-			EXPECT_EQ(replies, 0);
-		} else if (id == GENL_ID_CTRL) {
-			/* -ENOMEM: the attribute table; 0: all went well */
-			EXPECT_EQ(err, replies ? 0 : -ENOMEM)
-				TH_LOG("n = %d: %d, %d replies", n, err, replies);
-		} else {
-			EXPECT_TRUE(err == -ENOENT || err == -ENOMEM)
-				TH_LOG("n = %d: %d", n, err);
-			EXPECT_EQ(replies, 0);
-		}
-		if (left)
-			break;
+		acks++;
+		err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
 	}
-	close(fail_nth);
-	EXPECT_LT(n, 1000);
+	EXPECT_EQ(acks + gone, 1)
+		TH_LOG("n = %d: %d ACKs, %d ENOBUFS", n, acks, gone);
+	if (gone) {
+		/* only the ACK was lost: nlctrl's reply came */
+		af->lost++;
+		EXPECT_EQ(replies, af->id == GENL_ID_CTRL) TH_LOG("n = %d", n);
+	} else if (err == -ENOBUFS) {
+		af->no_reply++;
+		EXPECT_EQ(replies, 0);
+	} else if (af->id == GENL_ID_CTRL) {
+		/* -ENOMEM: the attribute table; 0: all went well */
+		EXPECT_EQ(err, replies ? 0 : -ENOMEM)
+			TH_LOG("n = %d: %d, %d replies", n, err, replies);
+	} else {
+		EXPECT_TRUE(err == -ENOENT || err == -ENOMEM)
+			TH_LOG("n = %d: %d", n, err);
+		EXPECT_EQ(replies, 0);
+	}
+}
+
+static void ack_faults(struct __test_metadata *_metadata, int fd, __u16 id,
+		       int *lost, int *no_reply)
+{
+	struct ack_fault af = { .fd = fd, .id = id };
+	int n;
+
+	genl_req(&af.r, CTRL_CMD_GETFAMILY, NLM_F_ACK);
+	req_attr(&af.r, CTRL_ATTR_FAMILY_ID, &id, sizeof(id));
+	n = kc_fail_nth_loop(_metadata, 1000, ack_fault_call, ack_fault_check,
+			     &af);
+	*lost += af.lost;
+	*no_reply += af.no_reply;
 	printf("# family %#x: %d attempts, %d ACKs lost, %d replies not made\n",
 	       id, n, *lost, *no_reply);
 	fflush(stdout);

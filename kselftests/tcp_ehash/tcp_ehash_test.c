@@ -1065,6 +1065,55 @@ static bool unshare_alloc_errno(int err)
 	       err == EAFNOSUPPORT || err == ENODEV || err == EINVAL;
 }
 
+/* netns_alloc_fault_falls_back's attempts and what they gave. */
+struct netns_fault {
+	long global;	/* size of the global ehash */
+	int parent;	/* the netns each attempt returns to */
+	int kmsg;
+	const char *msg;	/* the fallback's warning */
+	long taint;
+	int per_errno[256];
+	int failed;
+	int fallbacks;
+};
+
+static int netns_fault_call(void *arg)
+{
+	return unshare(CLONE_NEWNET) ? -errno : 0;
+}
+
+static void netns_fault_check(struct __test_metadata *_metadata, void *arg,
+			      int n, int ret, long left)
+{
+	struct netns_fault *nf = arg;
+	int err = -ret;
+	long got;
+
+	if (ret) {
+		EXPECT_TRUE(unshare_alloc_errno(err))
+			TH_LOG("n = %d: %s", n, strerror(err));
+		EXPECT_EQ(left, 0);
+		nf->per_errno[err & 255]++;
+		nf->failed++;
+		return;
+	}
+	got = read_ok(_metadata, EHASH_KNOB);
+	if (got == -nf->global) {
+		nf->fallbacks++;
+		EXPECT_EQ(left, 0);
+		EXPECT_EQ(read_ok(_metadata, TW_KNOB), nf->global / 2);
+		EXPECT_EQ(read_ok(_metadata, SYN_KNOB),
+			  max_long(128, nf->global / 128));
+		EXPECT_TRUE(kmsg_contains(nf->kmsg, nf->msg)) TH_LOG("n = %d", n);
+		lo_up(_metadata);
+		tcp_connection_to_time_wait(_metadata);
+	} else {
+		EXPECT_EQ(got, FAULT_ENTRIES) TH_LOG("n = %d", n);
+	}
+	ASSERT_EQ(setns(nf->parent, CLONE_NEWNET), 0);
+	ASSERT_EQ(kc_tainted(), nf->taint) TH_LOG("tainted at n = %d", n);
+}
+
 /*
  * Fault injection: unshare(CLONE_NEWNET) with the n-th slab
  * allocation failing (fail-nth), for every n until the call makes fewer
@@ -1080,9 +1129,8 @@ static bool unshare_alloc_errno(int err)
  */
 TEST_F_TIMEOUT(ehash, netns_alloc_fault_falls_back, 600)
 {
-	int parent, fail_nth, kmsg, n, fallbacks = 0, failed = 0, ret, err;
-	int per_errno[256] = {};
-	long left, got, taint = kc_tainted();
+	struct netns_fault nf = { .global = self->global, .taint = kc_tainted() };
+	int n, ret;
 	char msg[160];
 
 	if (self->skip)
@@ -1093,61 +1141,30 @@ TEST_F_TIMEOUT(ehash, netns_alloc_fault_falls_back, 600)
 
 	snprintf(msg, sizeof(msg), "Failed to allocate TCP ehash (entries: %d)",
 		 FAULT_ENTRIES);
+	nf.msg = msg;
 	enter_new_netns(_metadata);
 	ASSERT_EQ(write_long(CHILD_KNOB, FAULT_ENTRIES), 0);
-	parent = open("/proc/self/ns/net", O_RDONLY);
-	ASSERT_GE(parent, 0);
-	kmsg = kmsg_open_at_end();
-	ASSERT_GE(kmsg, 0);
-	fail_nth = kc_fail_nth_open();
-	ASSERT_GE(fail_nth, 0);
+	nf.parent = open("/proc/self/ns/net", O_RDONLY);
+	ASSERT_GE(nf.parent, 0);
+	nf.kmsg = kmsg_open_at_end();
+	ASSERT_GE(nf.kmsg, 0);
 
-	for (n = 1; n < FAULT_MAX_NTH; n++) {
-		ASSERT_EQ(kc_fail_nth_arm(fail_nth, n), 0);
-		ret = unshare(CLONE_NEWNET);
-		err = errno;
-		left = kc_fail_nth_disarm(fail_nth);
-		ASSERT_GE(left, 0);
-		if (ret) {
-			EXPECT_TRUE(unshare_alloc_errno(err))
-				TH_LOG("n = %d: %s", n, strerror(err));
-			EXPECT_EQ(left, 0);
-			per_errno[err & 255]++;
-			failed++;
-			continue;
-		}
-		got = read_ok(_metadata, EHASH_KNOB);
-		if (got == -self->global) {
-			fallbacks++;
-			EXPECT_EQ(left, 0);
-			EXPECT_EQ(read_ok(_metadata, TW_KNOB), self->global / 2);
-			EXPECT_EQ(read_ok(_metadata, SYN_KNOB),
-				  max_long(128, self->global / 128));
-			EXPECT_TRUE(kmsg_contains(kmsg, msg)) TH_LOG("n = %d", n);
-			lo_up(_metadata);
-			tcp_connection_to_time_wait(_metadata);
-		} else {
-			EXPECT_EQ(got, FAULT_ENTRIES) TH_LOG("n = %d", n);
-		}
-		ASSERT_EQ(setns(parent, CLONE_NEWNET), 0);
-		ASSERT_EQ(kc_tainted(), taint) TH_LOG("tainted at n = %d", n);
-		if (left)
-			break;	/* fewer than n allocations: all were tried */
-	}
-	printf("# %d attempts: %d failed, %d fell back\n", n, failed, fallbacks);
+	n = kc_fail_nth_loop(_metadata, FAULT_MAX_NTH, netns_fault_call,
+			     netns_fault_check, &nf);
+	printf("# %d attempts: %d failed, %d fell back\n", n, nf.failed,
+	       nf.fallbacks);
 	printf("# ENOMEM %d, EEXIST %d, ENOBUFS %d, EAFNOSUPPORT %d, ENODEV %d, EINVAL %d\n",
-	       per_errno[ENOMEM], per_errno[EEXIST], per_errno[ENOBUFS],
-	       per_errno[EAFNOSUPPORT], per_errno[ENODEV], per_errno[EINVAL]);
+	       nf.per_errno[ENOMEM], nf.per_errno[EEXIST], nf.per_errno[ENOBUFS],
+	       nf.per_errno[EAFNOSUPPORT], nf.per_errno[ENODEV],
+	       nf.per_errno[EINVAL]);
 	fflush(stdout);
-	EXPECT_LT(n, FAULT_MAX_NTH);
-	EXPECT_GE(fallbacks, 1);
+	EXPECT_GE(nf.fallbacks, 1);
 
-	close(fail_nth);
 	/* Still usable: the next netns owns its table. */
 	enter_new_netns(_metadata);
 	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), FAULT_ENTRIES);
-	close(kmsg);
-	close(parent);
+	close(nf.kmsg);
+	close(nf.parent);
 }
 
 TEST_HARNESS_MAIN

@@ -36,18 +36,14 @@
  * probes; exit() unregisters client, zone and adapter, whichever exist.
  */
 
-#include <kunit/test.h>
-#include <linux/device.h>
-#include <linux/i2c.h>
-#include <linux/kernel.h>
+#include <linux/build_bug.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/prandom.h>
 #include <linux/platform_data/emc2305.h>
-#include <linux/slab.h>
-#include <linux/string.h>
 #include <linux/thermal.h>
+
+#include "hwmon_test_regfile.h"
 
 #define EMC2305_TEST_ADDR	0x4d
 
@@ -66,75 +62,17 @@
 
 #define EMC2305_TEST_MAX_CDEV	5
 
-struct emc2305_mock {
-	struct i2c_adapter adap;
-	u8 regs[256];
-	unsigned int reads[256];
-	unsigned int writes[256];
-};
-
 struct emc2305_ctx {
-	struct emc2305_mock mock;
-	bool adap_added;
+	struct hwmon_test_regfile mock;	/* first: hwmon_test_regs() */
 	struct thermal_zone_device_ops tz_ops;
 	struct thermal_zone_params tzp;
 	struct thermal_zone_device *tz;
 	struct emc2305_platform_data pdata;
-	struct i2c_client *client;
-	struct device *hwmon;
 	struct thermal_cooling_device *cdev[EMC2305_TEST_MAX_CDEV];
 	int ncdev;
-	unsigned int probe_writes[256];
 };
 
-static int emc2305_mock_smbus_xfer(struct i2c_adapter *adap, u16 addr,
-				   unsigned short flags, char read_write,
-				   u8 command, int size,
-				   union i2c_smbus_data *data)
-{
-	struct emc2305_mock *m = i2c_get_adapdata(adap);
-	u8 next = command + 1;
-
-	if (addr != EMC2305_TEST_ADDR)
-		return -ENXIO;
-
-	switch (size) {
-	case I2C_SMBUS_BYTE_DATA:
-		if (read_write == I2C_SMBUS_READ) {
-			data->byte = m->regs[command];
-			m->reads[command]++;
-		} else {
-			m->regs[command] = data->byte;
-			m->writes[command]++;
-		}
-		return 0;
-	case I2C_SMBUS_WORD_DATA:
-		/* SMBus words go low byte first: the lower address. */
-		if (read_write == I2C_SMBUS_READ) {
-			data->word = m->regs[command] | m->regs[next] << 8;
-			m->reads[command]++;
-			m->reads[next]++;
-		} else {
-			m->regs[command] = data->word & 0xff;
-			m->regs[next] = data->word >> 8;
-			m->writes[command]++;
-			m->writes[next]++;
-		}
-		return 0;
-	default:
-		return -EOPNOTSUPP;
-	}
-}
-
-static u32 emc2305_mock_func(struct i2c_adapter *adap)
-{
-	return I2C_FUNC_SMBUS_BYTE_DATA | I2C_FUNC_SMBUS_WORD_DATA;
-}
-
-static const struct i2c_algorithm emc2305_mock_algo = {
-	.smbus_xfer = emc2305_mock_smbus_xfer,
-	.functionality = emc2305_mock_func,
-};
+static_assert(offsetof(struct emc2305_ctx, mock) == 0);
 
 /* Offered every cooling device that registers while the zone exists. */
 static int emc2305_test_tz_bind(struct thermal_zone_device *tz,
@@ -158,23 +96,17 @@ static int emc2305_test_tz_get_temp(struct thermal_zone_device *tz, int *temp)
 static int emc2305_test_init(struct kunit *test)
 {
 	struct emc2305_ctx *ctx;
-	struct emc2305_mock *m;
 	int ret;
 
 	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
 	test->priv = ctx;
-	m = &ctx->mock;
 
-	m->adap.owner = THIS_MODULE;
-	m->adap.algo = &emc2305_mock_algo;
-	strscpy(m->adap.name, "kunit-emc2305", sizeof(m->adap.name));
-	i2c_set_adapdata(&m->adap, m);
-	ret = i2c_add_adapter(&m->adap);
+	ret = hwmon_test_regfile_add(&ctx->mock, "kunit-emc2305",
+				     EMC2305_TEST_ADDR, true);
 	if (ret)
 		return ret;
-	ctx->adap_added = true;
 
 	/* A modular driver would otherwise race its udev-driven load. */
 	if (IS_MODULE(CONFIG_SENSORS_EMC2305))
@@ -199,19 +131,10 @@ static void emc2305_test_exit(struct kunit *test)
 
 	if (!ctx)
 		return;
-	if (ctx->hwmon)
-		put_device(ctx->hwmon);
-	if (ctx->client)
-		i2c_unregister_device(ctx->client);
+	hwmon_test_client_del(&ctx->mock);
 	if (ctx->tz)
 		thermal_zone_device_unregister(ctx->tz);
-	if (ctx->adap_added)
-		i2c_del_adapter(&ctx->mock.adap);
-}
-
-static int emc2305_test_match_hwmon(struct device *dev, void *data)
-{
-	return dev->class && !strcmp(dev->class->name, "hwmon");
+	hwmon_test_regfile_del(&ctx->mock);
 }
 
 /*
@@ -226,7 +149,8 @@ static bool emc2305_test_probe(struct kunit *test, u8 vendor, u8 product,
 		I2C_BOARD_INFO("emc2305", EMC2305_TEST_ADDR),
 	};
 	struct emc2305_ctx *ctx = test->priv;
-	struct emc2305_mock *m = &ctx->mock;
+	struct hwmon_test_regfile *m = &ctx->mock;
+	int ret;
 
 	m->regs[DS_MANUFACTURER_ID] = vendor;
 	m->regs[DS_PRODUCT_ID] = product;
@@ -235,63 +159,9 @@ static bool emc2305_test_probe(struct kunit *test, u8 vendor, u8 product,
 		info.platform_data = &ctx->pdata;
 	}
 
-	ctx->client = i2c_new_client_device(&m->adap, &info);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->client);
-	if (!ctx->client->dev.driver)
-		return false;
-
-	ctx->hwmon = device_find_child(&ctx->client->dev, NULL,
-				       emc2305_test_match_hwmon);
-	KUNIT_ASSERT_NOT_NULL(test, ctx->hwmon);
-
-	memcpy(ctx->probe_writes, m->writes, sizeof(m->writes));
-	memset(m->reads, 0, sizeof(m->reads));
-	memset(m->writes, 0, sizeof(m->writes));
-	return true;
-}
-
-static struct device_attribute *emc2305_test_find(struct device *dev,
-						  const char *name)
-{
-	const struct attribute_group **grp;
-	struct attribute **attr;
-
-	for (grp = dev->groups; grp && *grp; grp++)
-		for (attr = (*grp)->attrs; attr && *attr; attr++)
-			if (!strcmp((*attr)->name, name))
-				return container_of(*attr,
-						    struct device_attribute,
-						    attr);
-	return NULL;
-}
-
-static int emc2305_test_show(struct kunit *test, struct device *dev,
-			     const char *name, long *val)
-{
-	struct device_attribute *da = emc2305_test_find(dev, name);
-	char *buf;
-	ssize_t len;
-
-	KUNIT_ASSERT_NOT_NULL_MSG(test, da, "no attribute %s", name);
-	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	len = da->show(dev, da, buf);
-	if (len < 0)
-		return len;
-	return kstrtol(buf, 10, val);
-}
-
-static int emc2305_test_store(struct kunit *test, struct device *dev,
-			      const char *name, const char *str)
-{
-	struct device_attribute *da = emc2305_test_find(dev, name);
-	ssize_t len;
-
-	KUNIT_ASSERT_NOT_NULL_MSG(test, da, "no attribute %s", name);
-	len = da->store(dev, da, str, strlen(str));
-	if (len < 0)
-		return len;
-	return len == strlen(str) ? 0 : -EIO;
+	ret = hwmon_test_new_client(m, &info);
+	KUNIT_ASSERT_GE(test, ret, 0);
+	return ret;
 }
 
 static long emc2305_test_hwmon_read(struct kunit *test, const char *name)
@@ -299,8 +169,8 @@ static long emc2305_test_hwmon_read(struct kunit *test, const char *name)
 	struct emc2305_ctx *ctx = test->priv;
 	long val = -1;
 
-	KUNIT_EXPECT_EQ_MSG(test, emc2305_test_show(test, ctx->hwmon, name,
-						    &val), 0, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, hwmon_test_show(test, ctx->mock.hwmon, name,
+						  &val), 0, "%s", name);
 	return val;
 }
 
@@ -309,7 +179,7 @@ static int emc2305_test_hwmon_write(struct kunit *test, const char *name,
 {
 	struct emc2305_ctx *ctx = test->priv;
 
-	return emc2305_test_store(test, ctx->hwmon, name, str);
+	return hwmon_test_store(test, ctx->mock.hwmon, name, str);
 }
 
 static int emc2305_test_cdev_write(struct kunit *test, int idx,
@@ -318,8 +188,8 @@ static int emc2305_test_cdev_write(struct kunit *test, int idx,
 	struct emc2305_ctx *ctx = test->priv;
 
 	KUNIT_ASSERT_LT(test, idx, ctx->ncdev);
-	return emc2305_test_store(test, &ctx->cdev[idx]->device, "cur_state",
-				  str);
+	return hwmon_test_store(test, &ctx->cdev[idx]->device, "cur_state",
+				str);
 }
 
 static long emc2305_test_cdev_read(struct kunit *test, int idx,
@@ -329,8 +199,8 @@ static long emc2305_test_cdev_read(struct kunit *test, int idx,
 	long val = -1;
 
 	KUNIT_ASSERT_LT(test, idx, ctx->ncdev);
-	KUNIT_EXPECT_EQ(test, emc2305_test_show(test, &ctx->cdev[idx]->device,
-						name, &val), 0);
+	KUNIT_EXPECT_EQ(test, hwmon_test_show(test, &ctx->cdev[idx]->device,
+					      name, &val), 0);
 	return val;
 }
 
@@ -394,11 +264,11 @@ static void hwmon_emc2305_test_probe_product_id(struct kunit *test)
 		for (f = 0; f < ARRAY_SIZE(fmt); f++) {
 			snprintf(name, sizeof(name), fmt[f], ch + 1);
 			KUNIT_EXPECT_EQ_MSG(test,
-					    !!emc2305_test_find(ctx->hwmon, name),
+					    !!hwmon_test_find_attr(ctx->mock.hwmon, name),
 					    present, "%s", name);
 		}
 		KUNIT_EXPECT_EQ_MSG(test,
-				    ctx->probe_writes[DS_FAN_MIN_DRIVE(ch)],
+				    ctx->mock.probe_writes[DS_FAN_MIN_DRIVE(ch)],
 				    present ? 1 : 0, "fan%d min drive", ch + 1);
 		KUNIT_EXPECT_EQ_MSG(test, ctx->mock.regs[DS_FAN_SETTING(ch)],
 				    present ? 0x00 : 0xaa, "fan%d setting",
@@ -741,7 +611,7 @@ static void hwmon_emc2305_test_separate_pwm_min(struct kunit *test)
 		.pwm_min = { 51, 102, 153 },
 	};
 	struct emc2305_ctx *ctx = test->priv;
-	struct emc2305_mock *m = &ctx->mock;
+	struct hwmon_test_regfile *m = &ctx->mock;
 	int ch;
 
 	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
@@ -752,9 +622,9 @@ static void hwmon_emc2305_test_separate_pwm_min(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(ch)],
 				pdata.pwm_min[ch]);
 	}
-	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_FAN_MIN_DRIVE(3)], 0);
-	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_FAN_SETTING(3)], 0);
-	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_FAN_MIN_DRIVE(4)], 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.probe_writes[DS_FAN_MIN_DRIVE(3)], 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.probe_writes[DS_FAN_SETTING(3)], 0);
+	KUNIT_EXPECT_EQ(test, ctx->mock.probe_writes[DS_FAN_MIN_DRIVE(4)], 0);
 
 	KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, "pwm2", "255"), 0);
 	KUNIT_EXPECT_EQ(test, m->regs[DS_FAN_SETTING(0)], 51);
@@ -786,57 +656,23 @@ static void hwmon_emc2305_test_separate_pwm_min(struct kunit *test)
  * cycle (0..255)"; the rows below pin it.
  */
 
-/* Snapshot the register file and restart the counters. */
-static u8 *emc2305_test_snapshot(struct kunit *test)
-{
-	struct emc2305_ctx *ctx = test->priv;
-	u8 *before;
-
-	before = kunit_kmalloc(test, sizeof(ctx->mock.regs), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, before);
-	memcpy(before, ctx->mock.regs, sizeof(ctx->mock.regs));
-	memset(ctx->mock.writes, 0, sizeof(ctx->mock.writes));
-	return before;
-}
-
 /*
  * The register file is @before with Fan N Setting = @duty for every
- * channel in @chans (a bit mask), and nothing else was written.  A
- * channel in @chans may be written more than once only with the same
- * value, so only the end state and the absence of stray writes count.
- * Returns the number of mismatches.
+ * channel in @chans (a bit mask), and nothing else was written
+ * (hwmon_test_expect_file()).  Returns the number of mismatches.
  */
 static int emc2305_test_expect_file(struct kunit *test, const u8 *before,
 				    unsigned int chans, u8 duty,
 				    const char *what)
 {
-	struct emc2305_ctx *ctx = test->priv;
-	struct emc2305_mock *m = &ctx->mock;
-	int reg, ch, bad = 0;
+	struct hwmon_test_wr set[EMC2305_TEST_MAX_CDEV];
+	int ch, nset = 0;
 
-	for (reg = 0; reg < ARRAY_SIZE(m->regs); reg++) {
-		bool listed = false;
-		u8 want = before[reg];
-
-		for (ch = 0; ch < 5; ch++) {
-			if ((chans & BIT(ch)) && reg == DS_FAN_SETTING(ch)) {
-				want = duty;
-				listed = true;
-			}
-		}
-		/* the _MSG forms: KTAP keeps their indented value lines */
-		if (m->regs[reg] != want) {
-			KUNIT_EXPECT_EQ_MSG(test, m->regs[reg], want,
-					    "%s: reg %#04x", what, reg);
-			bad++;
-		}
-		if (!listed && m->writes[reg]) {
-			KUNIT_EXPECT_EQ_MSG(test, m->writes[reg], 0,
-					    "%s: reg %#04x written", what, reg);
-			bad++;
-		}
-	}
-	return bad;
+	for (ch = 0; ch < EMC2305_TEST_MAX_CDEV; ch++)
+		if (chans & BIT(ch))
+			set[nset++] = (struct hwmon_test_wr){
+				DS_FAN_SETTING(ch), duty };
+	return hwmon_test_expect_file(test, before, set, nset, what);
 }
 
 /* Configurations: the default one and three platform-data ones. */
@@ -962,7 +798,7 @@ static void hwmon_emc2305_test_pwm_write_bounds(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, emc2305_test_hwmon_write(test, t->attr,
 							       t->pre), 0);
 	state_before = emc2305_test_cdev_read(test, cdev, "cur_state");
-	before = emc2305_test_snapshot(test);
+	before = hwmon_test_snapshot(test);
 	snprintf(what, sizeof(what), "%s %s=%s", cfg->name, t->attr,
 		 t->input);
 
@@ -1042,7 +878,7 @@ static void hwmon_emc2305_test_cur_state_bounds(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, emc2305_test_cdev_write(test, t->cdev,
 							      t->pre), 0);
 	state_before = emc2305_test_cdev_read(test, t->cdev, "cur_state");
-	before = emc2305_test_snapshot(test);
+	before = hwmon_test_snapshot(test);
 	snprintf(what, sizeof(what), "%s cdev%d cur_state=%s", cfg->name,
 		 t->cdev, t->input);
 
@@ -1080,7 +916,7 @@ static void hwmon_emc2305_test_set_cur_state_op(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, cdev->ops->set_cur_state(cdev, 5), 0);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		before = emc2305_test_snapshot(test);
+		before = hwmon_test_snapshot(test);
 		KUNIT_EXPECT_EQ_MSG(test, cdev->ops->set_cur_state(cdev, bad[i]),
 				    -EINVAL, "state %lu", bad[i]);
 		emc2305_test_expect_file(test, before, 0, 0, "set_cur_state");
@@ -1089,10 +925,10 @@ static void hwmon_emc2305_test_set_cur_state_op(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, state, 5, "state %lu", bad[i]);
 	}
 
-	before = emc2305_test_snapshot(test);
+	before = hwmon_test_snapshot(test);
 	KUNIT_EXPECT_EQ(test, cdev->ops->set_cur_state(cdev, 10), 0);
 	emc2305_test_expect_file(test, before, 0x1f, 255, "set_cur_state 10");
-	before = emc2305_test_snapshot(test);
+	before = hwmon_test_snapshot(test);
 	KUNIT_EXPECT_EQ(test, cdev->ops->set_cur_state(cdev, 0), 0);
 	emc2305_test_expect_file(test, before, 0x1f, 0, "set_cur_state 0");
 }
@@ -1121,27 +957,6 @@ static void emc2305_cfg_desc(const struct emc2305_cfg *c, char *desc)
 
 /* Creates emc2305_cfg_gen_params() */
 KUNIT_ARRAY_PARAM(emc2305_cfg, emc2305_cfgs, emc2305_cfg_desc);
-
-static u64 emc2305_rand64(struct rnd_state *rnd)
-{
-	return (u64)prandom_u32_state(rnd) << 32 | prandom_u32_state(rnd);
-}
-
-/* Near 0..@hi: a third each widened by its size, at the ends, anything. */
-static s64 emc2305_draw(struct rnd_state *rnd, s64 hi)
-{
-	u64 span = hi + 1;
-
-	switch (prandom_u32_state(rnd) % 3) {
-	case 0:
-		return -(s64)span + (s64)(emc2305_rand64(rnd) % (3 * span));
-	case 1:
-		return (prandom_u32_state(rnd) & 1 ? 0 : hi) +
-		       (s64)(prandom_u32_state(rnd) % 5) - 2;
-	default:
-		return (s64)emc2305_rand64(rnd);
-	}
-}
 
 static long emc2305_round_div(long n, long d)
 {
@@ -1178,7 +993,7 @@ static void hwmon_emc2305_test_write_random(struct kunit *test)
 
 		ch = prandom_u32_state(&rnd) % (pwm ? nch : ncdev);
 		idx = sep ? ch : 0;
-		v = emc2305_draw(&rnd, pwm ? 255 : max_state);
+		v = hwmon_test_draw(&rnd, 0, pwm ? 255 : max_state, 3);
 		snprintf(input, sizeof(input), "%lld", v);
 
 		/* the model */
@@ -1197,7 +1012,7 @@ static void hwmon_emc2305_test_write_random(struct kunit *test)
 		if (!ret && (!pwm || floor[idx] >= thermal[idx]))
 			chans = sep ? BIT(idx) : GENMASK(nch - 1, 0);
 
-		before = emc2305_test_snapshot(test);
+		before = hwmon_test_snapshot(test);
 		if (pwm) {
 			char attr[8];
 

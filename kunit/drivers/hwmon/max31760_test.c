@@ -30,17 +30,13 @@
  * exit() copes with an init() that failed half way.
  */
 
-#include <kunit/test.h>
-#include <linux/device.h>
-#include <linux/i2c.h>
-#include <linux/kernel.h>
+#include <linux/build_bug.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/prandom.h>
 #include <linux/regmap.h>
-#include <linux/slab.h>
-#include <linux/string.h>
+
+#include "hwmon_test_regfile.h"
 
 #define MAX31760_TEST_ADDR	0x50	/* any address the test owns */
 
@@ -62,22 +58,12 @@
 #define DS_SR		0x5a	/* status */
 #define DS_EEX		0x5b	/* last register */
 
-struct max31760_mock {
-	struct i2c_adapter adap;
-	u8 regs[256];
-	unsigned int reads[256];
-	unsigned int writes[256];
-	u8 ptr;
+struct max31760_ctx {
+	struct hwmon_test_regfile mock;	/* first: hwmon_test_regs() */
+	struct regmap *map;
 };
 
-struct max31760_ctx {
-	struct max31760_mock mock;
-	bool adap_added;
-	struct i2c_client *client;
-	struct device *hwmon;
-	struct regmap *map;
-	unsigned int probe_writes[256];
-};
+static_assert(offsetof(struct max31760_ctx, mock) == 0);
 
 /*
  * Power-on values from the "POR state" column of the datasheet's register
@@ -89,62 +75,13 @@ static const u8 max31760_por[] = {
 	[0x0a] = 0x6e, [0x0c] = 0x46, [0x0e] = 0xff, [0x0f] = 0xfe,
 };
 
-static int max31760_mock_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs,
-			      int num)
-{
-	struct max31760_mock *m = i2c_get_adapdata(adap);
-	int i, j;
-
-	for (i = 0; i < num; i++) {
-		struct i2c_msg *msg = &msgs[i];
-
-		if (msg->addr != MAX31760_TEST_ADDR)
-			return -ENXIO;
-
-		if (msg->flags & I2C_M_RD) {
-			for (j = 0; j < msg->len; j++) {
-				msg->buf[j] = m->regs[m->ptr];
-				m->reads[m->ptr]++;
-				m->ptr++;
-			}
-			continue;
-		}
-
-		if (!msg->len)
-			continue;
-		m->ptr = msg->buf[0];
-		for (j = 1; j < msg->len; j++) {
-			m->regs[m->ptr] = msg->buf[j];
-			m->writes[m->ptr]++;
-			m->ptr++;
-		}
-	}
-
-	return num;
-}
-
-static u32 max31760_mock_func(struct i2c_adapter *adap)
-{
-	return I2C_FUNC_I2C;
-}
-
-static const struct i2c_algorithm max31760_mock_algo = {
-	.master_xfer = max31760_mock_xfer,
-	.functionality = max31760_mock_func,
-};
-
-static int max31760_test_match_hwmon(struct device *dev, void *data)
-{
-	return dev->class && !strcmp(dev->class->name, "hwmon");
-}
-
 static int max31760_test_init(struct kunit *test)
 {
 	struct i2c_board_info info = {
 		I2C_BOARD_INFO("max31760", MAX31760_TEST_ADDR),
 	};
 	struct max31760_ctx *ctx;
-	struct max31760_mock *m;
+	struct hwmon_test_regfile *m;
 	int ret;
 
 	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
@@ -154,42 +91,23 @@ static int max31760_test_init(struct kunit *test)
 	m = &ctx->mock;
 
 	memcpy(m->regs, max31760_por, sizeof(max31760_por));
-	m->adap.owner = THIS_MODULE;
-	m->adap.algo = &max31760_mock_algo;
-	strscpy(m->adap.name, "kunit-max31760", sizeof(m->adap.name));
-	i2c_set_adapdata(&m->adap, m);
-	ret = i2c_add_adapter(&m->adap);
+	ret = hwmon_test_regfile_add(m, "kunit-max31760", MAX31760_TEST_ADDR,
+				     false);
 	if (ret)
 		return ret;
-	ctx->adap_added = true;
 
 	/* A modular driver would otherwise race its udev-driven load. */
 	if (IS_MODULE(CONFIG_SENSORS_MAX31760))
 		request_module("max31760");
 
-	ctx->client = i2c_new_client_device(&m->adap, &info);
-	if (IS_ERR(ctx->client)) {
-		ret = PTR_ERR(ctx->client);
-		ctx->client = NULL;
-		return ret;
-	}
-	if (!ctx->client->dev.driver) {
+	ret = hwmon_test_new_client(m, &info);
+	if (!ret)
 		kunit_err(test, "max31760 did not bind to the mock client\n");
-		return -ENODEV;
-	}
-
-	ctx->hwmon = device_find_child(&ctx->client->dev, NULL,
-				       max31760_test_match_hwmon);
-	if (!ctx->hwmon)
-		return -ENODEV;
-	ctx->map = dev_get_regmap(&ctx->client->dev, NULL);
+	if (ret <= 0)
+		return ret ?: -ENODEV;
+	ctx->map = dev_get_regmap(&m->client->dev, NULL);
 	if (!ctx->map)
 		return -ENODEV;
-
-	/* Keep what the probe wrote, then count from zero. */
-	memcpy(ctx->probe_writes, m->writes, sizeof(m->writes));
-	memset(m->reads, 0, sizeof(m->reads));
-	memset(m->writes, 0, sizeof(m->writes));
 	return 0;
 }
 
@@ -199,62 +117,24 @@ static void max31760_test_exit(struct kunit *test)
 
 	if (!ctx)
 		return;
-	if (ctx->hwmon)
-		put_device(ctx->hwmon);
-	if (ctx->client)
-		i2c_unregister_device(ctx->client);
-	if (ctx->adap_added)
-		i2c_del_adapter(&ctx->mock.adap);
+	hwmon_test_client_del(&ctx->mock);
+	hwmon_test_regfile_del(&ctx->mock);
 }
 
-static struct device_attribute *max31760_test_attr(struct kunit *test,
-						   const char *name)
-{
-	struct max31760_ctx *ctx = test->priv;
-	const struct attribute_group **grp;
-	struct attribute **attr;
-
-	for (grp = ctx->hwmon->groups; grp && *grp; grp++)
-		for (attr = (*grp)->attrs; attr && *attr; attr++)
-			if (!strcmp((*attr)->name, name))
-				return container_of(*attr,
-						    struct device_attribute,
-						    attr);
-
-	KUNIT_FAIL(test, "hwmon attribute %s not found", name);
-	return NULL;
-}
-
-/* Show @name and parse it as a decimal; returns 0 or a negative errno. */
+/* Show @name of the hwmon device; returns 0 or a negative errno. */
 static int max31760_test_show(struct kunit *test, const char *name, long *val)
 {
 	struct max31760_ctx *ctx = test->priv;
-	struct device_attribute *da = max31760_test_attr(test, name);
-	char *buf;
-	ssize_t len;
 
-	KUNIT_ASSERT_NOT_NULL(test, da);
-	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	len = da->show(ctx->hwmon, da, buf);
-	if (len < 0)
-		return len;
-	return kstrtol(buf, 10, val);
+	return hwmon_test_show(test, ctx->mock.hwmon, name, val);
 }
 
-/* Store @str into @name; returns 0 if the whole string was taken. */
 static int max31760_test_store(struct kunit *test, const char *name,
 			       const char *str)
 {
 	struct max31760_ctx *ctx = test->priv;
-	struct device_attribute *da = max31760_test_attr(test, name);
-	ssize_t len;
 
-	KUNIT_ASSERT_NOT_NULL(test, da);
-	len = da->store(ctx->hwmon, da, str, strlen(str));
-	if (len < 0)
-		return len;
-	return len == strlen(str) ? 0 : -EIO;
+	return hwmon_test_store(test, ctx->mock.hwmon, name, str);
 }
 
 static unsigned int max31760_test_total_writes(struct max31760_ctx *ctx)
@@ -277,10 +157,10 @@ static void hwmon_max31760_test_probe_comparator_mode(struct kunit *test)
 	unsigned int reg;
 
 	KUNIT_EXPECT_EQ(test, ctx->mock.regs[DS_CR2], 0x50);
-	KUNIT_EXPECT_EQ(test, ctx->probe_writes[DS_CR2], 1);
-	for (reg = 0; reg < ARRAY_SIZE(ctx->probe_writes); reg++)
+	KUNIT_EXPECT_EQ(test, ctx->mock.probe_writes[DS_CR2], 1);
+	for (reg = 0; reg < ARRAY_SIZE(ctx->mock.probe_writes); reg++)
 		if (reg != DS_CR2)
-			KUNIT_EXPECT_EQ_MSG(test, ctx->probe_writes[reg], 0,
+			KUNIT_EXPECT_EQ_MSG(test, ctx->mock.probe_writes[reg], 0,
 					    "probe wrote register %#x", reg);
 }
 
@@ -335,7 +215,7 @@ static void hwmon_max31760_test_volatile_regs(struct kunit *test)
 {
 	const struct max31760_reg_block *b = test->param_value;
 	struct max31760_ctx *ctx = test->priv;
-	struct max31760_mock *m = &ctx->mock;
+	struct hwmon_test_regfile *m = &ctx->mock;
 	unsigned int reg, first, second, bus_reads;
 
 	for (reg = b->first; reg <= b->last; reg++) {
@@ -542,7 +422,7 @@ static void hwmon_max31760_test_temp_limit_write(struct kunit *test)
 {
 	const struct max31760_limit_case *t = test->param_value;
 	struct max31760_ctx *ctx = test->priv;
-	struct max31760_mock *m = &ctx->mock;
+	struct hwmon_test_regfile *m = &ctx->mock;
 	long val;
 
 	KUNIT_ASSERT_EQ(test, max31760_test_store(test, t->attr, t->input), 0);
@@ -631,7 +511,7 @@ static void hwmon_max31760_test_status_bits(struct kunit *test)
 static void hwmon_max31760_test_pwm_input(struct kunit *test)
 {
 	struct max31760_ctx *ctx = test->priv;
-	struct max31760_mock *m = &ctx->mock;
+	struct hwmon_test_regfile *m = &ctx->mock;
 	long val;
 
 	m->regs[DS_PWMR] = 0x11;
@@ -812,7 +692,7 @@ static void hwmon_max31760_test_fan_enable(struct kunit *test)
 static void hwmon_max31760_test_lut(struct kunit *test)
 {
 	struct max31760_ctx *ctx = test->priv;
-	struct max31760_mock *m = &ctx->mock;
+	struct hwmon_test_regfile *m = &ctx->mock;
 	long val;
 	u8 lut1;
 
@@ -862,14 +742,12 @@ static void hwmon_max31760_test_temp_labels(struct kunit *test)
 	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 
-	da = max31760_test_attr(test, "temp1_label");
-	KUNIT_ASSERT_NOT_NULL(test, da);
-	KUNIT_EXPECT_GT(test, da->show(ctx->hwmon, da, buf), 0);
+	da = hwmon_test_attr(test, ctx->mock.hwmon, "temp1_label");
+	KUNIT_EXPECT_GT(test, da->show(ctx->mock.hwmon, da, buf), 0);
 	KUNIT_EXPECT_STREQ(test, buf, "remote\n");
 
-	da = max31760_test_attr(test, "temp2_label");
-	KUNIT_ASSERT_NOT_NULL(test, da);
-	KUNIT_EXPECT_GT(test, da->show(ctx->hwmon, da, buf), 0);
+	da = hwmon_test_attr(test, ctx->mock.hwmon, "temp2_label");
+	KUNIT_EXPECT_GT(test, da->show(ctx->mock.hwmon, da, buf), 0);
 	KUNIT_EXPECT_STREQ(test, buf, "local\n");
 }
 
@@ -887,62 +765,6 @@ static void hwmon_max31760_test_temp_labels(struct kunit *test)
  * before the driver sees it.  The LUT and hysteresis attributes are the
  * driver's own and parse with kstrtou8()/kstrtou32().
  */
-struct max31760_wr {
-	u8 reg;
-	u8 val;
-};
-
-/* Snapshot the register file and restart the counters. */
-static u8 *max31760_test_snapshot(struct kunit *test)
-{
-	struct max31760_ctx *ctx = test->priv;
-	u8 *before;
-
-	before = kunit_kmalloc(test, sizeof(ctx->mock.regs), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, before);
-	memcpy(before, ctx->mock.regs, sizeof(ctx->mock.regs));
-	memset(ctx->mock.writes, 0, sizeof(ctx->mock.writes));
-	return before;
-}
-
-/*
- * The register file is @before with @set applied, and no register
- * outside @set was written on the bus.  @what names the write in the
- * failure messages.  Returns the number of mismatches.
- */
-static int max31760_test_expect_file(struct kunit *test, const u8 *before,
-				     const struct max31760_wr *set, int nset,
-				     const char *what)
-{
-	struct max31760_ctx *ctx = test->priv;
-	struct max31760_mock *m = &ctx->mock;
-	int reg, i, bad = 0;
-
-	for (reg = 0; reg < ARRAY_SIZE(m->regs); reg++) {
-		bool listed = false;
-		u8 want = before[reg];
-
-		for (i = 0; i < nset; i++) {
-			if (set[i].reg == reg) {
-				want = set[i].val;
-				listed = true;
-			}
-		}
-		/* the _MSG forms: KTAP keeps their indented value lines */
-		if (m->regs[reg] != want) {
-			KUNIT_EXPECT_EQ_MSG(test, m->regs[reg], want,
-					    "%s: reg %#04x", what, reg);
-			bad++;
-		}
-		if (!listed && m->writes[reg]) {
-			KUNIT_EXPECT_EQ_MSG(test, m->writes[reg], 0,
-					    "%s: reg %#04x written", what, reg);
-			bad++;
-		}
-	}
-	return bad;
-}
-
 /* Program @reg through the driver's regmap, so the cache agrees. */
 static void max31760_test_preset(struct kunit *test, u8 reg, u8 val)
 {
@@ -1021,8 +843,7 @@ static const struct {
 static void hwmon_max31760_test_temp_limit_range(struct kunit *test)
 {
 	const struct max31760_tlim_case *t = test->param_value;
-	struct max31760_ctx *ctx = test->priv;
-	struct max31760_wr set[2];
+	struct hwmon_test_wr set[2];
 	char what[64];
 	u8 *before;
 	long val;
@@ -1035,16 +856,16 @@ static void hwmon_max31760_test_temp_limit_range(struct kunit *test)
 		/* a set-point that differs from the expected result */
 		max31760_test_preset(test, reg, 0x33);
 		max31760_test_preset(test, reg + 1, 0xa0);
-		before = max31760_test_snapshot(test);
+		before = hwmon_test_snapshot(test);
 		snprintf(what, sizeof(what), "%s=\"%s\"", attr, t->input);
 
 		KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, attr,
 							      t->input),
 				    t->ret, "%s", what);
-		set[0] = (struct max31760_wr){ reg, t->msb };
-		set[1] = (struct max31760_wr){ reg + 1, t->lsb };
-		max31760_test_expect_file(test, before, set, t->ret ? 0 : 2,
-					  what);
+		set[0] = (struct hwmon_test_wr){ reg, t->msb };
+		set[1] = (struct hwmon_test_wr){ reg + 1, t->lsb };
+		hwmon_test_expect_file(test, before, set, t->ret ? 0 : 2,
+				       what);
 		if (t->ret)
 			continue;
 		/* and reads back as the register's value */
@@ -1086,9 +907,9 @@ struct max31760_write_case {
 	const char *input;
 	int ret;
 	int npre;
-	struct max31760_wr pre[1];
+	struct hwmon_test_wr pre[1];
 	int nset;
-	struct max31760_wr set[1];
+	struct hwmon_test_wr set[1];
 };
 
 #define MAX31760_OK(a, in, p, pv, r, v)					\
@@ -1253,12 +1074,12 @@ static void hwmon_max31760_test_write_range(struct kunit *test)
 
 	for (i = 0; i < t->npre; i++)
 		max31760_test_preset(test, t->pre[i].reg, t->pre[i].val);
-	before = max31760_test_snapshot(test);
+	before = hwmon_test_snapshot(test);
 	snprintf(what, sizeof(what), "%s=\"%s\"", t->attr, t->input);
 
 	KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, t->attr, t->input),
 			    t->ret, "%s", what);
-	max31760_test_expect_file(test, before, t->set, t->nset, what);
+	hwmon_test_expect_file(test, before, t->set, t->nset, what);
 }
 
 /*
@@ -1274,19 +1095,19 @@ static void hwmon_max31760_test_pwm_freq_far_below(struct kunit *test)
 		"-9223372036854775808", "-9223372036854775700",
 		"-9223372036854775658",
 	};
-	const struct max31760_wr set = { DS_CR1, 0x01 };
+	const struct hwmon_test_wr set = { DS_CR1, 0x01 };
 	char what[64];
 	u8 *before;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
 		max31760_test_preset(test, DS_CR1, 0x19);
-		before = max31760_test_snapshot(test);
+		before = hwmon_test_snapshot(test);
 		snprintf(what, sizeof(what), "pwm1_freq=%s", inputs[i]);
 		KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, "pwm1_freq",
 							      inputs[i]),
 				    0, "%s", what);
-		max31760_test_expect_file(test, before, &set, 1, what);
+		hwmon_test_expect_file(test, before, &set, 1, what);
 	}
 }
 
@@ -1334,33 +1155,6 @@ static const struct max31760_target {
 	{ "pwm1_auto_point_temp_hyst", MAX31760_HYST, 0, 0, 4294967295LL },
 };
 
-static u64 max31760_rand64(struct rnd_state *rnd)
-{
-	return (u64)prandom_u32_state(rnd) << 32 | prandom_u32_state(rnd);
-}
-
-/*
- * A value near the range (a quarter each: uniform over the range
- * widened by its size on both sides, within 2 of either end, any 64-bit
- * number, the range itself).
- */
-static s64 max31760_draw(struct rnd_state *rnd, s64 lo, s64 hi)
-{
-	u64 span = (u64)(hi - lo) + 1;
-
-	switch (prandom_u32_state(rnd) % 4) {
-	case 0:
-		return lo - (s64)span + (s64)(max31760_rand64(rnd) % (3 * span));
-	case 1:
-		return (prandom_u32_state(rnd) & 1 ? lo : hi) +
-		       (s64)(prandom_u32_state(rnd) % 5) - 2;
-	case 2:
-		return (s64)max31760_rand64(rnd);
-	default:
-		return lo + (s64)(max31760_rand64(rnd) % span);
-	}
-}
-
 /* Round to the nearest 0.125 degC, halves away from zero, and clamp. */
 static u16 max31760_ref_temp(s64 mc)
 {
@@ -1393,7 +1187,7 @@ static u8 max31760_ref_drv(s64 hz)
  * @before: the errno, or 0 and the registers to change in @set.
  */
 static int max31760_ref(const struct max31760_target *t, int lut, s64 v,
-			const u8 *before, struct max31760_wr *set, int *nset)
+			const u8 *before, struct hwmon_test_wr *set, int *nset)
 {
 	u8 cr1 = before[DS_CR1], cr2 = before[DS_CR2], cr3 = before[DS_CR3];
 	u16 temp;
@@ -1402,37 +1196,37 @@ static int max31760_ref(const struct max31760_target *t, int lut, s64 v,
 	switch (t->kind) {
 	case MAX31760_TEMP_LIMIT:
 		temp = max31760_ref_temp(v);
-		set[0] = (struct max31760_wr){ t->nr, temp >> 8 };
-		set[1] = (struct max31760_wr){ t->nr + 1, temp & 0xff };
+		set[0] = (struct hwmon_test_wr){ t->nr, temp >> 8 };
+		set[1] = (struct hwmon_test_wr){ t->nr + 1, temp & 0xff };
 		*nset = 2;
 		return 0;
 	case MAX31760_PWM:
 		if (v < 0 || v > 255)
 			break;
-		set[0] = (struct max31760_wr){ DS_PWMR, v };
+		set[0] = (struct hwmon_test_wr){ DS_PWMR, v };
 		return 0;
 	case MAX31760_PWM_ENABLE:
 		if (v != 1 && v != 2)
 			break;
-		set[0] = (struct max31760_wr){ DS_CR2,
+		set[0] = (struct hwmon_test_wr){ DS_CR2,
 					       v == 1 ? cr2 | 0x01 :
 							cr2 & ~0x01 };
 		return 0;
 	case MAX31760_PWM_FREQ:
-		set[0] = (struct max31760_wr){ DS_CR1, (cr1 & ~0x18) |
+		set[0] = (struct hwmon_test_wr){ DS_CR1, (cr1 & ~0x18) |
 					       max31760_ref_drv(v) << 3 };
 		return 0;
 	case MAX31760_AUTO_CHANNELS:
 		if (v < 1 || v > 3)
 			break;
-		set[0] = (struct max31760_wr){ DS_CR1, (cr1 & ~0x03) |
+		set[0] = (struct hwmon_test_wr){ DS_CR1, (cr1 & ~0x03) |
 					       (v == 1 ? 0x01 :
 						v == 2 ? 0x00 : 0x02) };
 		return 0;
 	case MAX31760_FAN_ENABLE:
 		if (v != 0 && v != 1)
 			break;
-		set[0] = (struct max31760_wr){ DS_CR3,
+		set[0] = (struct hwmon_test_wr){ DS_CR3,
 					       v ? cr3 | BIT(t->nr) :
 						   cr3 & ~BIT(t->nr) };
 		return 0;
@@ -1442,7 +1236,7 @@ static int max31760_ref(const struct max31760_target *t, int lut, s64 v,
 			return -EINVAL;
 		if (v > 255)
 			return -ERANGE;
-		set[0] = (struct max31760_wr){ DS_LUT(lut), v };
+		set[0] = (struct hwmon_test_wr){ DS_LUT(lut), v };
 		*nset = 1;
 		return 0;
 	case MAX31760_HYST:
@@ -1451,7 +1245,7 @@ static int max31760_ref(const struct max31760_target *t, int lut, s64 v,
 			return -EINVAL;
 		if (v > U32_MAX)
 			return -ERANGE;
-		set[0] = (struct max31760_wr){ DS_CR1, v < 3000 ?
+		set[0] = (struct hwmon_test_wr){ DS_CR1, v < 3000 ?
 					       cr1 & ~0x20 : cr1 | 0x20 };
 		*nset = 1;
 		return 0;
@@ -1462,7 +1256,7 @@ static int max31760_ref(const struct max31760_target *t, int lut, s64 v,
 
 static void hwmon_max31760_test_write_random(struct kunit *test)
 {
-	struct max31760_wr set[2];
+	struct hwmon_test_wr set[2];
 	struct rnd_state rnd;
 	char attr[32], input[24], what[96];
 	int i, nset, ret, lut;
@@ -1481,16 +1275,16 @@ static void hwmon_max31760_test_write_random(struct kunit *test)
 		lut = t->kind == MAX31760_LUT ?
 		      prandom_u32_state(&rnd) % t->nr : 0;
 		snprintf(attr, sizeof(attr), t->fmt, lut + 1);
-		v = max31760_draw(&rnd, t->lo, t->hi);
+		v = hwmon_test_draw(&rnd, t->lo, t->hi, 4);
 		snprintf(input, sizeof(input), "%lld", v);
 		snprintf(what, sizeof(what), "seed %llu #%d %s=\"%s\"", seed,
 			 i, attr, input);
 
-		before = max31760_test_snapshot(test);
+		before = hwmon_test_snapshot(test);
 		ret = max31760_ref(t, lut, v, before, set, &nset);
 		KUNIT_EXPECT_EQ_MSG(test, max31760_test_store(test, attr, input),
 				    ret, "%s", what);
-		if (max31760_test_expect_file(test, before, set, nset, what))
+		if (hwmon_test_expect_file(test, before, set, nset, what))
 			return;
 		kunit_kfree(test, before);
 	}

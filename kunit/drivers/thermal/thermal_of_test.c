@@ -527,64 +527,58 @@ static void thermal_of_test_coefficients_default(struct kunit *test)
 }
 
 /*
- * A cooling device registered after the zone is bound to the trip of
- * its map, with lower = first cell, upper = second cell and the
- * "contribution" as weight.
+ * A cooling device and a zone with a map of it, registered in either
+ * order, are bound to the trip of the map with lower = first cell,
+ * upper = second cell and the "contribution" as weight, or
+ * THERMAL_WEIGHT_DEFAULT without one (the full zone's maps of cooling-0
+ * and cooling-1 in thermal_of_test_zones.dts).
  */
-static void thermal_of_test_cooling_map_bind(struct kunit *test)
+struct thermal_of_test_map_case {
+	const char *name;
+	int cdev;		/* cooling-0 or cooling-1 */
+	bool cdev_first;	/* registered before the zone */
+	int trip_temp;
+	unsigned long lower;
+	unsigned long upper;
+	unsigned int weight;
+};
+
+static const struct thermal_of_test_map_case thermal_of_test_map_cases[] = {
+	{ "bind", 0, false, 50000, 1, 3, 64 },
+	{ "default_weight", 1, false, 40000, 0, 2, THERMAL_WEIGHT_DEFAULT },
+	{ "bind_cdev_first", 0, true, 50000, 1, 3, 64 },
+};
+
+static void thermal_of_test_map_desc(const struct thermal_of_test_map_case *m,
+				     char *desc)
 {
-	struct thermal_of_test_ctx *ctx = test->priv;
-	struct thermal_of_test_binding b = { };
-	struct thermal_cooling_device *cdev;
-	struct thermal_zone_device *tz;
-
-	tz = thermal_of_test_register(test, ctx->sens1, TZ_FULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
-	cdev = thermal_of_test_add_cdev(test, 0);
-
-	KUNIT_ASSERT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), 1);
-	KUNIT_EXPECT_EQ(test, b.trip_temp, 50000);
-	KUNIT_EXPECT_EQ(test, b.lower, 1UL);
-	KUNIT_EXPECT_EQ(test, b.upper, 3UL);
-	KUNIT_EXPECT_EQ(test, b.weight, 64U);
+	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* Without "contribution" the weight is THERMAL_WEIGHT_DEFAULT */
-static void thermal_of_test_cooling_map_default_weight(struct kunit *test)
+/* Creates thermal_of_test_map_gen_params() */
+KUNIT_ARRAY_PARAM(thermal_of_test_map, thermal_of_test_map_cases,
+		  thermal_of_test_map_desc);
+
+static void thermal_of_test_cooling_map(struct kunit *test)
 {
+	const struct thermal_of_test_map_case *m = test->param_value;
 	struct thermal_of_test_ctx *ctx = test->priv;
 	struct thermal_of_test_binding b = { };
-	struct thermal_cooling_device *cdev;
+	struct thermal_cooling_device *cdev = NULL;
 	struct thermal_zone_device *tz;
 
+	if (m->cdev_first)
+		cdev = thermal_of_test_add_cdev(test, m->cdev);
 	tz = thermal_of_test_register(test, ctx->sens1, TZ_FULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
-	cdev = thermal_of_test_add_cdev(test, 1);
+	if (!m->cdev_first)
+		cdev = thermal_of_test_add_cdev(test, m->cdev);
 
 	KUNIT_ASSERT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), 1);
-	KUNIT_EXPECT_EQ(test, b.trip_temp, 40000);
-	KUNIT_EXPECT_EQ(test, b.lower, 0UL);
-	KUNIT_EXPECT_EQ(test, b.upper, 2UL);
-	KUNIT_EXPECT_EQ(test, b.weight, (unsigned int)THERMAL_WEIGHT_DEFAULT);
-}
-
-/* A zone registered after the cooling device binds it just the same */
-static void thermal_of_test_cooling_map_bind_cdev_first(struct kunit *test)
-{
-	struct thermal_of_test_ctx *ctx = test->priv;
-	struct thermal_of_test_binding b = { };
-	struct thermal_cooling_device *cdev;
-	struct thermal_zone_device *tz;
-
-	cdev = thermal_of_test_add_cdev(test, 0);
-	tz = thermal_of_test_register(test, ctx->sens1, TZ_FULL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
-
-	KUNIT_ASSERT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), 1);
-	KUNIT_EXPECT_EQ(test, b.trip_temp, 50000);
-	KUNIT_EXPECT_EQ(test, b.lower, 1UL);
-	KUNIT_EXPECT_EQ(test, b.upper, 3UL);
-	KUNIT_EXPECT_EQ(test, b.weight, 64U);
+	KUNIT_EXPECT_EQ(test, b.trip_temp, m->trip_temp);
+	KUNIT_EXPECT_EQ(test, b.lower, m->lower);
+	KUNIT_EXPECT_EQ(test, b.upper, m->upper);
+	KUNIT_EXPECT_EQ(test, b.weight, m->weight);
 }
 
 /* Unregistering the cooling device unbinds it through the map */
@@ -2101,9 +2095,8 @@ static struct kunit_case thermal_of_test_cases[] = {
 	KUNIT_CASE(thermal_of_test_polling_delay_malformed),
 	KUNIT_CASE(thermal_of_test_coefficients),
 	KUNIT_CASE(thermal_of_test_coefficients_default),
-	KUNIT_CASE(thermal_of_test_cooling_map_bind),
-	KUNIT_CASE(thermal_of_test_cooling_map_default_weight),
-	KUNIT_CASE(thermal_of_test_cooling_map_bind_cdev_first),
+	KUNIT_CASE_PARAM(thermal_of_test_cooling_map,
+			 thermal_of_test_map_gen_params),
 	KUNIT_CASE(thermal_of_test_cooling_map_unbind),
 	KUNIT_CASE(thermal_of_test_cooling_map_without_trip),
 	KUNIT_CASE(thermal_of_test_unregister_removes_zone),
