@@ -59,10 +59,13 @@ PREAMBLE = re.compile(r'^(\s|$|CPU: |Hardware name: |Workqueue: |Modules linked 
 		      r'CR2: |DR\d: |Tainted: |task:|<TASK>|name \S+, interval \d+)')
 PREAMBLE_SPAN = 15
 # Stack dumps that inform rather than report a bug: the OOM killer at
-# work, an allocation failure the caller handles (warn_alloc()), a
-# failure injected on purpose (failslab, fail-nth with verbose on).
+# work, an allocation failure the caller handles (warn_alloc(); sysctl's
+# register of a table that got -ENOMEM, as fail-nth makes it in a new
+# netns), a failure injected on purpose (failslab, fail-nth with verbose
+# on).
 INFORMS = re.compile(r'(.*( invoked oom-killer: |: page allocation failure: |'
-		     r': vmalloc error: )|FAULT_INJECTION: forcing a failure)')
+		     r': vmalloc error: )|FAULT_INJECTION: forcing a failure|'
+		     r'sysctl could not get directory: \S+ -12$)')
 REPORTED = 'kernel report in the console:\n'
 EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
@@ -113,12 +116,15 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 
 
 def _header(lines: Sequence[ktap.Line], n: int) -> int:
-	"""The line above the preamble of the stack dump at n, or n."""
+	"""The line above the preamble of the stack dump at n, or n. Test
+	output between them (another lane's TAP or its lane prefix, written
+	meanwhile) is passed over: it is no kernel line."""
 	for m in range(n - 1, max(-1, n - PREAMBLE_SPAN), -1):
 		text = lines[m][1]
+		if text.startswith(('#', 'kconform-lane')) or ktap.is_result(text):
+			continue
 		if not PREAMBLE.match(text):
-			return m if not text.startswith('#') and \
-				not ktap.is_result(text) else n
+			return m
 	return n
 
 

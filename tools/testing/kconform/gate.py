@@ -239,24 +239,25 @@ class Verdict:
 				     ('vanished', self.vanished)):
 			out.extend(f'gate: {title}: {i}' for i in items)
 		out.extend(f'gate: FAILED: {p}' for p in self.problems)
-		out.append(self.tally())
-		return out
+		return out + self.tally()
 
-	def tally(self) -> str:
-		"""The last line: the cases' statuses as results.json totals
-		counts them (failed: fail, crash and timeout), and which of the
-		failed ones the gate does not count against the run."""
+	def tally(self) -> List[str]:
+		"""The last line, in the plain form CI systems read: passed and
+		skipped as results.json totals counts them, failed the failures
+		that count against the run. Failed cases the gate spares (fail,
+		crash and timeout in totals) are said on the line above it."""
 		c = self.counts
 		failed = sum(c.get(s.value, 0) for s in BAD)
-		line = (f'{c.get("pass", 0)} passed, {failed} failed, '
-			f'{c.get("skip", 0)} skipped')
-		spared = [f'{n} {word}' for n, word in (
+		spared = [(n, word) for n, word in (
 			(len(self.accepted), 'accepted'),
 			(len(self.carried), 'carry a bug the series fixes'))
 			if n]
-		if spared:
-			line += f' (of the failed, not failures: {", ".join(spared)})'
-		return line
+		line = (f'{c.get("pass", 0)} passed, {failed - sum(n for n, _ in spared)} '
+			f'failed, {c.get("skip", 0)} skipped')
+		if not spared:
+			return [line]
+		return [f'gate: of the {failed} failed in results.json totals, not failures: '
+			+ ', '.join(f'{n} {word}' for n, word in spared), line]
 
 	def to_json(self) -> Dict[str, Any]:
 		return {'ok': self.ok, 'failures': self.failures,
