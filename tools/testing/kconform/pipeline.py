@@ -520,7 +520,26 @@ def parse(inputs: Inputs, kind: str, raw: List[str]) -> Tuple[int, report.RunRep
 			results[:] = sel.only(results)
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
 		rep.fail('parse', describe(e), stopped(e))
+	if not results:
+		results += nothing_ran(inputs, kind)
 	return finish(rep, results, st, inputs), rep
+
+
+def nothing_ran(inputs: Inputs, kind: str) -> List[Suite]:
+	"""A console that gave no suite still has results: each suite the
+	selection expected fails with a runner-made case saying what was
+	missing (a runner-made suite when it expected none by name)."""
+	sel = inputs.selection
+	if sel.cases:
+		why = f'none of the cases selected ({", ".join(sel.cases)}) is in the console'
+	else:
+		why = f'the console holds no {"KTAP" if kind == Kind.KUNIT else "TAP"} result'
+	out = []
+	for name in sel.expected(kind) or ['<console>']:
+		s = Suite(name, kind)
+		s.fail_all(Status.FAIL, f'{why}: {kind} suite {name} did not run')
+		out.append(s)
+	return out
 
 
 # --- finish ------------------------------------------------------------------

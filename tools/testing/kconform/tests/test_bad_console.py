@@ -7,6 +7,8 @@ import contextlib
 import datetime
 import io
 import json
+import subprocess
+import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
@@ -17,6 +19,7 @@ from kconform import bench, cli, console, fixes, gate, inputs, ktap, lanes, repo
 from kconform.model import Case, Status, Suite
 
 from .test_console import DATA, by_name, cases
+from .test_gate import SHARED_CHECK
 
 BAD = DATA / 'bad'
 GATE = DATA / 'gate'
@@ -54,16 +57,36 @@ class NoOutputTest(unittest.TestCase):
 						     str(out / log.name), *NO_KNOWN, str(log))
 				self.assertEqual(rc, 1, stdout)
 				self.assertIn('gate: FAILED: no test result at all', stdout)
-				data = json.loads((out / log.name / 'results.json').read_text())
-				self.assertFalse(data['gate']['ok'])
+				self.assert_says_what_is_missing(
+					out / log.name / 'results.json',
+					'KTAP' if kind == 'kunit' else 'TAP')
 
 	def test_a_case_selection_that_ran_nothing_fails(self) -> None:
+		out = Path(tempfile.mkdtemp())
 		rc, stdout, _ = main('parse', '--kind', 'kselftest', '--out',
-				     tempfile.mkdtemp(), *NO_KNOWN, '--case',
+				     str(out), *NO_KNOWN, '--case',
 				     'tcp_ehash.tcp_ehash_test/never*',
 				     str(GATE / 'kselftest_run1.log'))
 		self.assertEqual(rc, 1, stdout)
 		self.assertIn('gate: FAILED: no test result at all', stdout)
+		self.assert_says_what_is_missing(out / 'results.json',
+						 'tcp_ehash.tcp_ehash_test/never*')
+
+	def assert_says_what_is_missing(self, path: Path, missing: str) -> None:
+		"""results.json has the agreed shape: the suites asked for,
+		each failing with a runner-made case that names what was
+		missing."""
+		data = json.loads(path.read_text())
+		self.assertFalse(data['gate']['ok'])
+		self.assertTrue(data['suites'])
+		for s in data['suites']:
+			self.assertEqual(s['status'], 'fail')
+			self.assertEqual([c['name'] for c in s['cases']], ['<suite>'])
+			self.assertIn(missing, s['cases'][0]['message'])
+		self.assertEqual(data['totals']['fail'], len(data['suites']))
+		r = subprocess.run([sys.executable, str(SHARED_CHECK), str(path)],
+				   capture_output=True, text=True, check=False)
+		self.assertEqual(r.returncode, 0, r.stdout)
 
 
 class ParentFailureTest(unittest.TestCase):
