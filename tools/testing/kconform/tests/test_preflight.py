@@ -73,6 +73,16 @@ class OutputPathTest(unittest.TestCase):
 		(self.out / 'results.json').mkdir(parents=True)
 		self.assertIn('is not a regular file', self.refused())
 
+	def test_outputs_that_not_even_root_can_write(self) -> None:
+		# mode bits say root may write both; writing fails all the same
+		self.assertIn('--kcidb /proc/version: not writable',
+			      self.refused('--kcidb', '/proc/version'))
+		if Path('/sys/kernel').is_dir():
+			rc, stdout, err = main('parse', '--kind', 'kselftest', '--out',
+					       '/sys/kernel', *NO_KNOWN, LOG)
+			self.assertEqual(rc, 2, stdout + err)
+			self.assertIn('--out /sys/kernel: not writable', err)
+
 	def test_a_symlink_loop(self) -> None:
 		loop = self.tmp / 'loop'
 		loop.symlink_to(loop)
