@@ -187,11 +187,11 @@ def run(inputs: Inputs, registry: Sequence[suites.SuiteSpec]
 	"""Build, boot, run every suite selected, report and gate."""
 	deps.ensure(deps.RUN_PACKAGES)
 	ccache.setup(cache_dir(), inputs.ccache_remote)
-	rep = report.RunReport(kernel={
-		'source': inputs.source_name, 'version': '?', 'series_sha256': '',
-		'extra_patches': [{'name': p.name, 'sha256': tree.sha256(p)}
-				  for p in inputs.extras],
-		'fixes': inputs.fixes}, accel='tcg')
+	rep = report.RunReport(kernel=report.KernelInfo(
+		inputs.source_name,
+		extra_patches=[{'name': p.name, 'sha256': tree.sha256(p)}
+			       for p in inputs.extras],
+		fixes=inputs.fixes), accel='tcg')
 	r = Run(inputs, registry, rep, Stages())
 	try:
 		stages(r)
@@ -240,10 +240,10 @@ def derive(r: Run) -> Optional[Boots]:
 	inputs, rep = r.inputs, r.rep
 	kern = kernels.choose(inputs.image, inputs.variant, cache_dir(), inputs.out, r.st)
 	src = source(inputs.tree, inputs.source, inputs.out, inputs.extras, r.st)
-	rep.kernel['source'] = src.name
+	rep.kernel.source = src.name
 	layout = tree.Layout(REPO)
 	fix_list = fixes.load(layout.patches, layout.series())
-	if not kern.tree_fixes(rep.kernel['fixes']):
+	if not kern.tree_fixes(rep.kernel.fixes):
 		src.omit = tuple(f.patch for f in fix_list)
 	try:
 		with r.st.stage('patch', f'series + overlays onto {src.name}'):
@@ -256,10 +256,11 @@ def derive(r: Run) -> Optional[Boots]:
 		sel = inputs.selection
 		r.results += failed(sel.specs, sel.kinds, str(e))
 		return None
-	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
+	rep.kernel.version = tree.kernel_version(src.tree)
+	rep.kernel.series_sha256 = digest
 	kern.describe(rep.kernel)
 	if src.dropped:
-		rep.kernel['dropped_patches'] = dict(src.dropped)
+		rep.kernel.dropped_patches = dict(src.dropped)
 	gjob, kjob = jobs(inputs, kern, src, layout, rep.ccache)
 	p = plan(inputs, r.registry, kern, src, gjob, kjob)
 	# the suites not applicable to the tree come first, as they are known
@@ -465,9 +466,9 @@ def reruns(r: Run, b: Boots) -> None:
 	booted again, --retries times at most; a case bad then good is flaky."""
 	today = datetime.date.today()
 	for attempt in range(1, r.inputs.retries + 1):
-		redo = gate.to_rerun(r.results, r.inputs.known, r.rep.kernel['version'],
+		redo = gate.to_rerun(r.results, r.inputs.known, r.rep.kernel.version,
 				     b.accel, today, fixes.findings(
-					     b.fix_list, r.results, r.rep.kernel['fixes'] == 'apply'))
+					     b.fix_list, r.results, r.rep.kernel.fixes == 'apply'))
 		if not redo:
 			break
 		names = ', '.join(f'{k}:{n}' for k, n in sorted(redo))
@@ -502,10 +503,9 @@ def parse(inputs: Inputs, kind: str, raw: List[str]) -> Tuple[int, report.RunRep
 	the guest's), through the same parser and gate."""
 	sel = inputs.selection
 	expected = sel.expected(kind) if not sel.whole else []
-	rep = report.RunReport(kernel={'source': f'console log {inputs.log}',
-				       'version': console.kernel_version(raw),
-				       'series_sha256': '',
-				       'fixes': inputs.fixes}, accel=inputs.accel)
+	rep = report.RunReport(kernel=report.KernelInfo(
+		f'console log {inputs.log}', console.kernel_version(raw),
+		fixes=inputs.fixes), accel=inputs.accel)
 	results: List[Suite] = []
 	st = Stages()
 	try:
@@ -552,8 +552,8 @@ def _fixes_verdicts(rep: report.RunReport, results: List[Suite]
 	except KconformError as e:	# results are written whatever it says
 		rep.fail('finish', str(e))
 		fix_list = []
-	applied = rep.kernel.get('fixes', 'apply') == 'apply'
-	rep.fixes = fixes.verdicts(fix_list, results, applied, rep.package is not None)
+	applied = rep.kernel.fixes == 'apply'
+	rep.fixes = fixes.verdicts(fix_list, results, applied, rep.kernel.package is not None)
 	return fix_list, applied
 
 
@@ -564,7 +564,7 @@ def decide(rep: report.RunReport, results: List[Suite], st: Stages,
 	rep.stages = st.times
 	fix_list, applied = _fixes_verdicts(rep, results)
 	verdict = gate.decide(results, inputs.known, inputs.baseline, datetime.date.today(),
-			      rep.kernel.get('version', '?'), rep.accel,
+			      rep.kernel.version, rep.accel,
 			      inputs.fail_on_flaky,
 			      fixes.findings(fix_list, results, applied),
 			      gate.scope(inputs.selection, results), rep.errors)
@@ -592,7 +592,7 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	if inputs.kcidb:
 		kcidb.write(rep, verdict, inputs.kcidb)
 	table = report.summary(rep) + \
-		fixes.lines(rep.fixes, rep.kernel['source'] if rep.package is not None
+		fixes.lines(rep.fixes, rep.kernel.source if rep.kernel.package is not None
 			    else '') + \
 		rep.coverage_lines
 	for line in table:

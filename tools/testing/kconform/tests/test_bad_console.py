@@ -254,7 +254,7 @@ class OutputTest(unittest.TestCase):
 						 Case('b', Status.FAIL, 'no'),
 						 Case('c', Status.TIMEOUT, 'late')])
 		path = Path(tempfile.mkdtemp()) / 'junit.xml'
-		report.write_junit(report.RunReport({}, 'tcg', [s]), path)
+		report.write_junit(report.RunReport(report.KernelInfo(''), 'tcg', [s]), path)
 		el = ET.parse(path).getroot().find('testsuite')
 		assert el is not None
 		self.assertEqual((el.get('failures'), el.get('errors')), ('1', '2'))
@@ -274,13 +274,13 @@ class OutputTest(unittest.TestCase):
 	def test_a_long_case_name_pads_no_other_row(self) -> None:
 		s = Suite('tcp_ehash', 'kunit', [Case('a', Status.PASS),
 						 Case('n' * 10_000, Status.PASS)])
-		lines = report.summary(report.RunReport({}, 'tcg', [s]))
+		lines = report.summary(report.RunReport(report.KernelInfo(''), 'tcg', [s]))
 		self.assertLess(len(lines[1]), 100)
 
 	def test_totals_and_the_last_line_say_the_same(self) -> None:
 		s = Suite('bpf_user_ringbuf', 'kselftest', [Case('a', Status.PASS),
 							    Case('guard', Status.FAIL, 'bug')])
-		rep = report.RunReport({}, 'tcg', [s])
+		rep = report.RunReport(report.KernelInfo(''), 'tcg', [s])
 		v = gate.decide([s], [], None, TODAY,
 				findings={('kselftest', 'bpf_user_ringbuf', 'guard')})
 		self.assertTrue(v.ok)

@@ -143,7 +143,7 @@ class SummaryTest(unittest.TestCase):
 					 'libbpf bug', TODAY)]
 		suites = console_suites('kselftest_run2.log')
 		v = gate.decide(suites, known, None, TODAY)
-		rep = report.RunReport({'source': 's', 'version': 'v', 'series_sha256': ''},
+		rep = report.RunReport(report.KernelInfo('s', 'v'),
 				       'tcg', suites, verdict=v)
 		table = report.summary(rep)
 		self.assertEqual(table[0], '== kselftest tcp_ehash: ACCEPTED (1 pass, 0 fail, '
