@@ -22,11 +22,11 @@ import datetime
 import fnmatch
 import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
+from . import tomlfile
 from .model import BAD, InputError, Status, Suite, runner_made
 from .suites import Selection
 
@@ -130,13 +130,7 @@ def read_text(path: Path, what: str, limit: int = READ_LIMIT,
 		raise InputError(f'{what} {path}: {e.strerror}') from e
 
 
-def _entry(item: Any, where: str) -> KnownIssue:
-	if not isinstance(item, dict):
-		raise InputError(f'{where}: not a table')
-	unknown = sorted(set(item) - set(ENTRY_KEYS))
-	if unknown:
-		raise InputError(f'{where}: unknown key(s) {", ".join(unknown)}; '
-				 f'known: {", ".join(ENTRY_KEYS)}')
+def _entry(item: Dict[str, Any], where: str) -> KnownIssue:
 	lacking = [k for k in REQUIRED if k not in item]
 	if lacking:
 		raise InputError(f'{where}: lacks {", ".join(lacking)}')
@@ -166,19 +160,9 @@ def _entry(item: Any, where: str) -> KnownIssue:
 
 def load_known(path: Path) -> List[KnownIssue]:
 	"""Every entry of a known-issues file, checked; InputError otherwise."""
-	try:
-		data = tomllib.loads(read_text(path, '--known-issues'))
-	except tomllib.TOMLDecodeError as e:
-		raise InputError(f'--known-issues {path}: {e}') from e
-	extra = sorted(set(data) - {'issue'})
-	if extra:
-		raise InputError(f'--known-issues {path}: unknown table(s) '
-				 f'{", ".join(extra)}; entries are [[issue]]')
-	items = data.get('issue', [])
-	if not isinstance(items, list):
-		raise InputError(f'--known-issues {path}: [issue] is a single table; '
-				 f'write each entry as [[issue]]')
-	return [_entry(item, f'--known-issues {path}: issue #{n}')
+	what = '--known-issues'
+	items = tomlfile.array(path, 'issue', ENTRY_KEYS, what, read_text(path, what))
+	return [_entry(item, f'{what} {path}: issue #{n}')
 		for n, item in enumerate(items, 1)]
 
 

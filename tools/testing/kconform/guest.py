@@ -19,12 +19,11 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import bench, ccache, console, image as package_image, kconfig, lanes, proc
+from . import bench, ccache, console, image as package_image, kconfig, lanes, proc, tomlfile
 from .model import KconformError, Suite
 from .suites import SuiteSpec
 
@@ -64,16 +63,8 @@ class Variant:
 
 def variants(repo: Path) -> Dict[str, Variant]:
 	path = repo / VARIANTS
-	try:
-		data = tomllib.loads(path.read_text())
-	except (OSError, tomllib.TOMLDecodeError) as e:
-		raise KconformError(f'{path}: {e}') from e
 	out = {}
-	for name, entry in data.items():
-		unknown = set(entry) - _VARIANT_KEYS
-		if unknown:
-			raise KconformError(f'{path}: [{name}]: unknown keys '
-					    f'{", ".join(sorted(unknown))}')
+	for name, entry in tomlfile.tables(path, _VARIANT_KEYS).items():
 		frag = path.parent / entry['fragment'] if 'fragment' in entry else None
 		if frag is not None and not frag.is_file():
 			raise KconformError(f'{path}: [{name}]: no fragment {frag}')
