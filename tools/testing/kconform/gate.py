@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from . import tomlfile
-from .model import BAD, InputError, Status, Suite, runner_made
+from .model import BAD, KERNEL_REPORT, InputError, Status, Suite, runner_made
 from .suites import Selection
 
 Key = Tuple[str, str, str]
@@ -276,7 +276,7 @@ def to_rerun(suites: Sequence[Suite], known: Sequence[KnownIssue], kernel: str,
 		if s.kind == 'bench':
 			continue
 		for c in s.cases:
-			if c.status in BAD and not c.name.startswith('<kernel report') \
+			if c.status in BAD and c.name != KERNEL_REPORT \
 					and (s.kind, s.name, c.name) not in (findings or set()):
 				k = accepting(known, (s.kind, s.name, c.name), c.status,
 					      kernel, accel)
@@ -312,7 +312,7 @@ def merge_rerun(first: Sequence[Suite], again: Sequence[Suite]) -> List[Suite]:
 				c.message = 'passed on the first run, ' \
 					    f'{c.status.value} on the rerun:\n{c.message}'
 			merged.cases.append(c)
-		merged.cases += [c for c in s.cases if c.name.startswith('<kernel report')]
+		merged.cases += [c for c in s.cases if c.name == KERNEL_REPORT]
 		merged.settle()
 		out.append(merged)
 	return out

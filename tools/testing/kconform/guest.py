@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import bench, ccache, console, image as package_image, kconfig, lanes, proc, tomlfile
-from .model import KconformError, Suite
+from .model import KconformError, Suite, runner_made
 from .suites import SuiteSpec
 
 BUSYBOX = Path('/bin/busybox')
@@ -516,7 +516,7 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	out = lanes.suites(r.lines, r.times, plan, r.timed_out)
 	lanes.save_seconds(job.build_dir, lanes.seconds_of(
 		[(s.name, [c.duration_s for c in s.cases if c.duration_s is not None])
-		 for s in out if not s.name.startswith('<')]))
+		 for s in out if not runner_made(s.name)]))
 	return out
 
 
