@@ -116,17 +116,34 @@ def source(tree_arg: Optional[str], source_arg: Optional[str], out: Path,
 	return src
 
 
+def failing(kind: str, names: Sequence[str], msg: str) -> List[Suite]:
+	"""These suites, each failed with a runner-made case saying msg."""
+	out = []
+	for name in names:
+		s = Suite(name, kind)
+		s.fail_all(Status.FAIL, msg)
+		out.append(s)
+	return out
+
+
 def failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
 	   msg: str) -> List[Suite]:
 	"""A failing suite for each (spec, kind) that exists and was asked for."""
-	out = []
-	for spec in specs:
-		for kind in kinds:
-			for name in spec.names(kind):
-				s = Suite(name, kind)
-				s.fail_all(Status.FAIL, msg)
-				out.append(s)
-	return out
+	return [s for spec in specs for kind in kinds
+		for s in failing(kind, spec.names(kind), msg)]
+
+
+def nothing_ran(inputs: Inputs, kinds: Sequence[str], errors: Sequence[str],
+		why: str) -> List[Suite]:
+	"""The results of a run or parse that gave no suite at all: each
+	suite the selection expected fails, saying why (the error that ended
+	it first), so results.json still has the suites it expected; a
+	runner-made suite when it expected none by name."""
+	if errors:
+		why = f'no result: {errors[-1].splitlines()[0] if errors[-1] else "?"}'
+	out = [s for kind in kinds
+	       for s in failing(kind, inputs.selection.expected(kind), why)]
+	return out or failing(kinds[0], ['<no suite>'], why)
 
 
 def _probe_key(job: guest.GuestJob) -> str:
@@ -198,6 +215,9 @@ def run(inputs: Inputs, registry: Sequence[suites.SuiteSpec]
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
 		rep.fail(r.st.failed or 'run', describe(e), stopped(e))
 		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
+	if not r.results:
+		r.results += nothing_ran(inputs, inputs.selection.kinds, rep.errors,
+					 'no suite ran')
 	for png in bench.write_plots(r.results, inputs.out):
 		print(f'kconform: plot {png}', flush=True)
 	return finish(rep, r.results, r.st, inputs), rep
@@ -521,25 +541,12 @@ def parse(inputs: Inputs, kind: str, raw: List[str]) -> Tuple[int, report.RunRep
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
 		rep.fail('parse', describe(e), stopped(e))
 	if not results:
-		results += nothing_ran(inputs, kind)
+		results += nothing_ran(inputs, [kind], rep.errors, (
+			f'none of the cases selected ({", ".join(sel.cases)}) is in '
+			'the console' if sel.cases else
+			f'the console holds no {"KTAP" if kind == Kind.KUNIT else "TAP"} '
+			'result of this suite'))
 	return finish(rep, results, st, inputs), rep
-
-
-def nothing_ran(inputs: Inputs, kind: str) -> List[Suite]:
-	"""A console that gave no suite still has results: each suite the
-	selection expected fails with a runner-made case saying what was
-	missing (a runner-made suite when it expected none by name)."""
-	sel = inputs.selection
-	if sel.cases:
-		why = f'none of the cases selected ({", ".join(sel.cases)}) is in the console'
-	else:
-		why = f'the console holds no {"KTAP" if kind == Kind.KUNIT else "TAP"} result'
-	out = []
-	for name in sel.expected(kind) or ['<console>']:
-		s = Suite(name, kind)
-		s.fail_all(Status.FAIL, f'{why}: {kind} suite {name} did not run')
-		out.append(s)
-	return out
 
 
 # --- finish ------------------------------------------------------------------

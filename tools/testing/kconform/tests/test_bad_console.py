@@ -73,20 +73,23 @@ class NoOutputTest(unittest.TestCase):
 						 'tcp_ehash.tcp_ehash_test/never*')
 
 	def assert_says_what_is_missing(self, path: Path, missing: str) -> None:
-		"""results.json has the agreed shape: the suites asked for,
-		each failing with a runner-made case that names what was
-		missing."""
-		data = json.loads(path.read_text())
-		self.assertFalse(data['gate']['ok'])
-		self.assertTrue(data['suites'])
-		for s in data['suites']:
-			self.assertEqual(s['status'], 'fail')
-			self.assertEqual([c['name'] for c in s['cases']], ['<suite>'])
-			self.assertIn(missing, s['cases'][0]['message'])
-		self.assertEqual(data['totals']['fail'], len(data['suites']))
-		r = subprocess.run([sys.executable, str(SHARED_CHECK), str(path)],
-				   capture_output=True, text=True, check=False)
-		self.assertEqual(r.returncode, 0, r.stdout)
+		says_what_is_missing(self, path, missing)
+
+
+def says_what_is_missing(tc: unittest.TestCase, path: Path, missing: str) -> None:
+	"""results.json has the agreed shape: the suites asked for, each
+	failing with a runner-made case that names what was missing."""
+	data = json.loads(path.read_text())
+	tc.assertFalse(data['gate']['ok'])
+	tc.assertTrue(data['suites'])
+	for s in data['suites']:
+		tc.assertEqual(s['status'], 'fail')
+		tc.assertEqual([c['name'] for c in s['cases']], ['<suite>'])
+		tc.assertIn(missing, s['cases'][0]['message'])
+	tc.assertEqual(data['totals']['fail'], len(data['suites']))
+	r = subprocess.run([sys.executable, str(SHARED_CHECK), str(path)],
+			   capture_output=True, text=True, check=False)
+	tc.assertEqual(r.returncode, 0, r.stdout)
 
 
 class ParentFailureTest(unittest.TestCase):

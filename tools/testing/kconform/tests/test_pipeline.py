@@ -10,6 +10,8 @@ from unittest import mock
 
 from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree
 
+from .test_bad_console import says_what_is_missing
+
 KNOWN = Path(__file__).parent / 'test_data' / 'gate' / 'known_none.toml'
 
 
@@ -73,3 +75,6 @@ class StageErrorTest(unittest.TestCase):
 		self.assertTrue(rep.stopped)
 		self.assertEqual(report.read(out / 'results.json')['errors'],
 				 ['interrupted (SIGINT): results so far are kept'])
+		# a run stopped before any suite still has them in results.json
+		says_what_is_missing(self, out / 'results.json',
+				     'no result: interrupted (SIGINT)')

@@ -14,7 +14,7 @@ from unittest import mock
 
 from kconform import archive, cli, console, deps, gate, pipeline, proc, report
 
-from .test_bad_console import main
+from .test_bad_console import main, says_what_is_missing
 from .test_console import DATA
 
 GATE = DATA / 'gate'
@@ -210,6 +210,7 @@ class SignalTest(unittest.TestCase):
 		data = json.loads((self.out / 'results.json').read_text())
 		self.assertFalse(data['gate']['ok'])
 		self.assertTrue(data['errors'][0].startswith('interrupted'))
+		says_what_is_missing(self, self.out / 'results.json', 'no result: interrupted')
 
 	def test_a_signal_while_reading_the_log_writes_nothing(self) -> None:
 		real = gate.read_text
