@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import bench, ccache, console, image as package_image, kconfig, lanes, proc, tomlfile
+from . import bench, ccache, image as package_image, kconfig, lanes, proc, tomlfile
 from .model import KconformError, Suite, runner_made
 from .suites import SuiteSpec
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from . import (applicable, archive, bench, ccache, console, deps, fixes, gate, guest, image, kcidb,
+from . import (applicable, archive, bench, ccache, console, deps, fixes, gate, guest, kcidb,
 	       kernels, kunitrun, lanes, preflight, proc, report, suites, tree)
 from .inputs import REPO, Inputs
 from .model import KconformError, Kind, Status, Suite

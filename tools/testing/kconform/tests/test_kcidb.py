@@ -10,7 +10,6 @@ import os
 import subprocess
 import tempfile
 import unittest
-from pathlib import Path
 from typing import Any, Dict, List, Sequence
 
 from kconform import bench, console, gate, kcidb, report

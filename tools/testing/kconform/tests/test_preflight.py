@@ -9,10 +9,10 @@ import tempfile
 import time
 import unittest
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any, List
 from unittest import mock
 
-from kconform import archive, cli, console, deps, gate, pipeline, proc, report
+from kconform import archive, console, deps, gate, pipeline, proc, report
 
 from .test_bad_console import main, says_what_is_missing
 from .test_console import DATA

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from kconform import bench, console, report
-from kconform.model import Case, Status, Suite
+from kconform.model import Case, Status
 
 from .test_console import DATA, load
 from .test_gate import SHARED_CHECK
