@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import List, Tuple
 
-from kconform import bench, cli, console, fixes, gate, inputs, ktap, lanes, report, suites
+from kconform import applicable, bench, cli, console, fixes, gate, inputs, ktap, lanes, report, suites
 from kconform.model import Case, Status, Suite
 
 from .test_console import DATA, by_name, cases
@@ -71,6 +71,19 @@ class NoOutputTest(unittest.TestCase):
 		self.assertIn('gate: FAILED: no test result at all', stdout)
 		self.assert_says_what_is_missing(out / 'results.json',
 						 'tcp_ehash.tcp_ehash_test/never*')
+
+	def test_only_runner_made_cases_is_no_result_unless_skipped(self) -> None:
+		# every suite not applicable here (skipped with the reason) is
+		# a result; every suite failed by the runner for want of one is not
+		na = Suite('tcp_ehash', 'kunit', [Case(applicable.WHOLE, Status.SKIP,
+							  'not applicable: no KUnit')])
+		na.settle()
+		self.assertTrue(gate.decide([na], [], None, TODAY).ok)
+		gone = Suite('tcp_ehash', 'kunit')
+		gone.fail_all(Status.FAIL, 'the console holds no KTAP result of this suite')
+		v = gate.decide([gone], [], None, TODAY)
+		self.assertTrue(any(p.startswith('no test result at all') for p in v.problems),
+				v.problems)
 
 	def assert_says_what_is_missing(self, path: Path, missing: str) -> None:
 		says_what_is_missing(self, path, missing)
