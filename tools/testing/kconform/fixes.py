@@ -58,14 +58,15 @@ class Fix:
 
 def load(patches: Path, series: Sequence[str]) -> List[Fix]:
 	path = patches / 'fixes.toml'
-	data = tomlfile.tables(path, KEYS)
+	data = tomlfile.load(path)
 	out = []
 	for patch, entry in data.items():
 		if patch not in series:
 			raise KconformError(f'{path}: [{patch}] is not in patches/series')
-		if not {'upstream', 'effect', 'guards'} <= set(entry):
-			raise KconformError(f'{path}: [{patch}] needs upstream, effect, '
-					    f'guards (and may have note), nothing else')
+		if not {'upstream', 'effect', 'guards'} <= \
+				set(tomlfile.table(path, f'[{patch}]', entry, KEYS)):
+			raise KconformError(f'{path}: [{patch}] needs upstream, effect '
+					    'and guards')
 		if not entry['guards'] and not entry.get('note'):
 			raise KconformError(f'{path}: [{patch}] has no guards: say why in note')
 		if bool(entry.get('distro')) != bool(entry.get('distro_guards')):

@@ -32,13 +32,15 @@ def load(path: Path, what: str = '', text: Optional[str] = None) -> Dict[str, An
 		raise _error(path, what, str(e)) from e
 
 
-def _known(path: Path, what: str, table: str, entry: Any,
-	   known: Iterable[str]) -> Dict[str, Any]:
+def table(path: Path, name: str, entry: Any, known: Iterable[str],
+	  what: str = '') -> Dict[str, Any]:
+	"""entry, checked to be a table of known keys; name: how the file
+	spells it (`[x]`, `[stable."y"]`), for the error."""
 	if not isinstance(entry, dict):
-		raise _error(path, what, f'{table}: expected a table')
+		raise _error(path, what, f'{name}: expected a table')
 	unknown = sorted(set(entry) - set(known))
 	if unknown:
-		raise _error(path, what, f'{table}: unknown key {", ".join(unknown)} '
+		raise _error(path, what, f'{name}: unknown key {", ".join(unknown)} '
 			     f'(known: {", ".join(sorted(known))})')
 	return entry
 
@@ -47,7 +49,7 @@ def tables(path: Path, keys: Iterable[str], what: str = '',
 	   text: Optional[str] = None) -> Dict[str, Dict[str, Any]]:
 	"""Every table of the file (name -> its keys), each key one of keys."""
 	known = list(keys)
-	return {name: _known(path, what, f'[{name}]', entry, known)
+	return {name: table(path, f'[{name}]', entry, known, what)
 		for name, entry in load(path, what, text).items()}
 
 
@@ -65,5 +67,5 @@ def array(path: Path, name: str, keys: Iterable[str], what: str = '',
 		raise _error(path, what, f'[{name}] is a single table; write each '
 			     f'entry as [[{name}]]')
 	known = list(keys)
-	return [_known(path, what, f'{name} #{n}', item, known)
+	return [table(path, f'{name} #{n}', item, known, what)
 		for n, item in enumerate(items, 1)]
