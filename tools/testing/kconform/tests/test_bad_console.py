@@ -100,9 +100,10 @@ def says_what_is_missing(tc: unittest.TestCase, path: Path, missing: str) -> Non
 		tc.assertEqual([c['name'] for c in s['cases']], ['<suite>'])
 		tc.assertIn(missing, s['cases'][0]['message'])
 	tc.assertEqual(data['totals']['fail'], len(data['suites']))
-	r = subprocess.run([sys.executable, str(SHARED_CHECK), str(path)],
-			   capture_output=True, text=True, check=False)
-	tc.assertEqual(r.returncode, 0, r.stdout)
+	if SHARED_CHECK.exists():	# beside the project's checkout, as make check finds it
+		r = subprocess.run([sys.executable, str(SHARED_CHECK), str(path)],
+				   capture_output=True, text=True, check=False)
+		tc.assertEqual(r.returncode, 0, r.stdout)
 
 
 class ParentFailureTest(unittest.TestCase):
