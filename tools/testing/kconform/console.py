@@ -15,7 +15,7 @@ import re
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import ktap
-from .model import Case, Status, Suite
+from .model import KERNEL_REPORT, Case, Status, Suite
 
 # The first line of each kind of kernel report, matched after the printk
 # prefix. A report runs to its "---[ end" line, if it prints one.
@@ -156,7 +156,7 @@ def report_cases(lines: Sequence[ktap.Line], found: Sequence[int]) -> List[Case]
 		if len(where) > 1:
 			head += (f' (and {len(where) - 1} more like it; the first '
 				 f'{min(len(where), EXCERPTS_KEPT)} follow)')
-		cases.append(Case('<kernel report>', Status.CRASH, '\n\n'.join(
+		cases.append(Case(KERNEL_REPORT, Status.CRASH, '\n\n'.join(
 			[head] + [excerpt(lines, n) for n in where[:EXCERPTS_KEPT]])))
 	return cases
 

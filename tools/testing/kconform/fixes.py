@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from . import gate
+from . import gate, tomlfile
 from .model import BAD, KconformError, Status, Suite
 
 Key = Tuple[str, str, str]
@@ -59,18 +58,15 @@ class Fix:
 
 def load(patches: Path, series: Sequence[str]) -> List[Fix]:
 	path = patches / 'fixes.toml'
-	try:
-		data = tomllib.loads(path.read_text())
-	except (OSError, tomllib.TOMLDecodeError) as e:
-		raise KconformError(f'{path}: {e}') from e
+	data = tomlfile.load(path)
 	out = []
 	for patch, entry in data.items():
 		if patch not in series:
 			raise KconformError(f'{path}: [{patch}] is not in patches/series')
-		if not isinstance(entry, dict) or set(entry) - KEYS or \
-				not {'upstream', 'effect', 'guards'} <= set(entry):
-			raise KconformError(f'{path}: [{patch}] needs upstream, effect, '
-					    f'guards (and may have note), nothing else')
+		if not {'upstream', 'effect', 'guards'} <= \
+				set(tomlfile.table(path, f'[{patch}]', entry, KEYS)):
+			raise KconformError(f'{path}: [{patch}] needs upstream, effect '
+					    'and guards')
 		if not entry['guards'] and not entry.get('note'):
 			raise KconformError(f'{path}: [{patch}] has no guards: say why in note')
 		if bool(entry.get('distro')) != bool(entry.get('distro_guards')):

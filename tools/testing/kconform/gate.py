@@ -22,12 +22,12 @@ import datetime
 import fnmatch
 import json
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
-from .model import BAD, InputError, Status, Suite
+from . import tomlfile
+from .model import BAD, KERNEL_REPORT, InputError, Status, Suite, runner_made
 from .suites import Selection
 
 Key = Tuple[str, str, str]
@@ -130,13 +130,7 @@ def read_text(path: Path, what: str, limit: int = READ_LIMIT,
 		raise InputError(f'{what} {path}: {e.strerror}') from e
 
 
-def _entry(item: Any, where: str) -> KnownIssue:
-	if not isinstance(item, dict):
-		raise InputError(f'{where}: not a table')
-	unknown = sorted(set(item) - set(ENTRY_KEYS))
-	if unknown:
-		raise InputError(f'{where}: unknown key(s) {", ".join(unknown)}; '
-				 f'known: {", ".join(ENTRY_KEYS)}')
+def _entry(item: Dict[str, Any], where: str) -> KnownIssue:
 	lacking = [k for k in REQUIRED if k not in item]
 	if lacking:
 		raise InputError(f'{where}: lacks {", ".join(lacking)}')
@@ -166,19 +160,9 @@ def _entry(item: Any, where: str) -> KnownIssue:
 
 def load_known(path: Path) -> List[KnownIssue]:
 	"""Every entry of a known-issues file, checked; InputError otherwise."""
-	try:
-		data = tomllib.loads(read_text(path, '--known-issues'))
-	except tomllib.TOMLDecodeError as e:
-		raise InputError(f'--known-issues {path}: {e}') from e
-	extra = sorted(set(data) - {'issue'})
-	if extra:
-		raise InputError(f'--known-issues {path}: unknown table(s) '
-				 f'{", ".join(extra)}; entries are [[issue]]')
-	items = data.get('issue', [])
-	if not isinstance(items, list):
-		raise InputError(f'--known-issues {path}: [issue] is a single table; '
-				 f'write each entry as [[issue]]')
-	return [_entry(item, f'--known-issues {path}: issue #{n}')
+	what = '--known-issues'
+	items = tomlfile.array(path, 'issue', ENTRY_KEYS, what, read_text(path, what))
+	return [_entry(item, f'{what} {path}: issue #{n}')
 		for n, item in enumerate(items, 1)]
 
 
@@ -292,7 +276,7 @@ def to_rerun(suites: Sequence[Suite], known: Sequence[KnownIssue], kernel: str,
 		if s.kind == 'bench':
 			continue
 		for c in s.cases:
-			if c.status in BAD and not c.name.startswith('<kernel report') \
+			if c.status in BAD and c.name != KERNEL_REPORT \
 					and (s.kind, s.name, c.name) not in (findings or set()):
 				k = accepting(known, (s.kind, s.name, c.name), c.status,
 					      kernel, accel)
@@ -328,7 +312,7 @@ def merge_rerun(first: Sequence[Suite], again: Sequence[Suite]) -> List[Suite]:
 				c.message = 'passed on the first run, ' \
 					    f'{c.status.value} on the rerun:\n{c.message}'
 			merged.cases.append(c)
-		merged.cases += [c for c in s.cases if c.name.startswith('<kernel report')]
+		merged.cases += [c for c in s.cases if c.name == KERNEL_REPORT]
 		merged.settle()
 		out.append(merged)
 	return out
@@ -386,7 +370,10 @@ def decide(suites: Sequence[Suite], known: Sequence[KnownIssue],
 				       f'now pass{"es" if len(seen) == 1 else ""} ({k.reason})')
 	v.problems += [f'the run did not finish: {e.splitlines()[0] if e else "?"}'
 		       for e in errors]
-	if not any(s.cases for s in suites):
+	# a result: a case a test printed, or one skipped with the reason
+	# it cannot run here; not a runner-made failure saying none came
+	if all(runner_made(c.name) and c.status != Status.SKIP
+	       for s in suites for c in s.cases):
 		v.problems.append('no test result at all: the console holds no '
 				  'KTAP/TAP result of a suite asked for (or none '
 				  'of the cases selected ran)')

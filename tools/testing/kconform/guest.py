@@ -19,13 +19,12 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import bench, ccache, console, image as package_image, kconfig, lanes, proc
-from .model import KconformError, Suite
+from . import bench, ccache, image as package_image, kconfig, lanes, proc, tomlfile
+from .model import KconformError, Suite, runner_made
 from .suites import SuiteSpec
 
 BUSYBOX = Path('/bin/busybox')
@@ -64,16 +63,8 @@ class Variant:
 
 def variants(repo: Path) -> Dict[str, Variant]:
 	path = repo / VARIANTS
-	try:
-		data = tomllib.loads(path.read_text())
-	except (OSError, tomllib.TOMLDecodeError) as e:
-		raise KconformError(f'{path}: {e}') from e
 	out = {}
-	for name, entry in data.items():
-		unknown = set(entry) - _VARIANT_KEYS
-		if unknown:
-			raise KconformError(f'{path}: [{name}]: unknown keys '
-					    f'{", ".join(sorted(unknown))}')
+	for name, entry in tomlfile.tables(path, _VARIANT_KEYS).items():
 		frag = path.parent / entry['fragment'] if 'fragment' in entry else None
 		if frag is not None and not frag.is_file():
 			raise KconformError(f'{path}: [{name}]: no fragment {frag}')
@@ -525,7 +516,7 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	out = lanes.suites(r.lines, r.times, plan, r.timed_out)
 	lanes.save_seconds(job.build_dir, lanes.seconds_of(
 		[(s.name, [c.duration_s for c in s.cases if c.duration_s is not None])
-		 for s in out if not s.name.startswith('<')]))
+		 for s in out if not runner_made(s.name)]))
 	return out
 
 

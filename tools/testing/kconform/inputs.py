@@ -8,7 +8,6 @@ the command line.
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
@@ -62,8 +61,9 @@ def out_dir(path: str) -> Path:
 		out.mkdir(parents=True, exist_ok=True)
 	except OSError as e:
 		raise InputError(f'--out {out}: {e.strerror}') from e
-	if not os.access(out, os.W_OK):
-		raise InputError(f'--out {out}: not writable')
+	why = preflight.unwritable(out)
+	if why:
+		raise InputError(f'--out {out}: {why}')
 	return out
 
 

@@ -120,12 +120,11 @@ def _issues(rep: RunReport, verdict: Verdict) -> Tuple[
 
 def convert(rep: RunReport, verdict: Verdict, run: str) -> Dict[str, Any]:
 	"""run: the run's identity (run_id()), part of every id."""
-	digest = str(rep.kernel.get('series_sha256', ''))
-	variant = path_part(str(rep.kernel.get('variant', 'default')))
+	digest = rep.kernel.series_sha256
+	variant = path_part(rep.kernel.variant or 'default')
 	checkout: Dict[str, Any] = {
 		'id': f'{ORIGIN}:{run}', 'origin': ORIGIN,
-		'comment': text(f'{rep.kernel.get("source", "?")} '
-				f'{rep.kernel.get("version", "?")} + the kconform series'),
+		'comment': text(f'{rep.kernel.source} {rep.kernel.version} + the kconform series'),
 		'valid': not any('does not apply' in e for e in rep.errors)}
 	if re.fullmatch(r'[0-9a-f]{64}', digest):
 		checkout['patchset_hash'] = digest

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import applicable, coverage, guest, image, kunitrun
 from .applicable import NotApplicable
 from .model import Kind
-from .report import RunReport
+from .report import KernelInfo, PackageInfo, RunReport
 from .stages import StageLog
 from .suites import SuiteSpec
 
@@ -38,8 +38,8 @@ class Built:
 		"""Whether the series' fixes go into the tree (--fixes)."""
 		return mode != 'omit'
 
-	def describe(self, kernel: Dict[str, Any]) -> None:
-		kernel['variant'] = self.variant.name
+	def describe(self, kernel: KernelInfo) -> None:
+		kernel.variant = self.variant.name
 
 	def plan(self, repo: Path, available: Sequence[SuiteSpec],
 		 kinds: Sequence[str]) -> Tuple[List[NotApplicable], List[str]]:
@@ -110,13 +110,13 @@ class Package:
 		# some link): its fixes stay, the package's kernel is as it is
 		return True
 
-	def describe(self, kernel: Dict[str, Any]) -> None:
-		kernel.update(source=self.img.name, version=self.img.kernel_version,
-			      variant='package',	# none of ours
-			      package={'asked': self.img.asked, 'name': self.img.unpacked.package,
-				       'version': self.img.unpacked.version,
-				       'release': self.img.release,
-				       'tests_from': kernel.get('source', '')})
+	def describe(self, kernel: KernelInfo) -> None:
+		kernel.package = PackageInfo(self.img.asked, self.img.unpacked.package,
+					     self.img.unpacked.version, self.img.release,
+					     tests_from=kernel.source)
+		kernel.source = self.img.name
+		kernel.version = self.img.kernel_version
+		kernel.variant = 'package'	# none of ours
 
 	def plan(self, repo: Path, available: Sequence[SuiteSpec],
 		 kinds: Sequence[str]) -> Tuple[List[NotApplicable], List[str]]:

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import fixes
+from . import fixes, report
 
 ABSENT = '-'
 NA = 'n/a'
@@ -137,9 +137,9 @@ def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 	lines = ['== releases']
 	for r in releases:
 		res = results[r]
-		k = res.get('kernel', {})
+		k = report.KernelInfo.from_json(res.get('kernel', {}))
 		t = res.get('totals', {})
-		lines.append(f'   {r}: {k.get("version", "?")}, {t.get("pass", 0)} passed, '
+		lines.append(f'   {r}: {k.version}, {t.get("pass", 0)} passed, '
 			     f'{sum(t.get(s, 0) for s in ("fail", "crash", "timeout"))} not passed, '
 			     f'{t.get("skip", 0)} skipped; build {res.get("stages", {}).get("build", 0):.0f} s, '
 			     + (f'wall {walls[r]:.0f} s' if r in walls else 'wall not recorded'))

@@ -26,6 +26,9 @@ class Status(str, enum.Enum):
 BAD = (Status.FAIL, Status.CRASH, Status.TIMEOUT)
 
 
+KERNEL_REPORT = '<kernel report>'	# a case per kind of report in the console
+
+
 def runner_made(name: str) -> bool:
 	"""Is this suite or case one the runner made (`<guest boot>`,
 	`<suite>`, `<tap>`, ...), not one a test printed?"""

@@ -44,12 +44,11 @@ import random
 import shlex
 import re
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
-from . import coverage, fixes, gate, suites, tree
+from . import coverage, fixes, gate, suites, tomlfile, tree
 from .model import BAD, InputError, KconformError, Status
 
 OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
@@ -536,17 +535,15 @@ def load_equivalents(path: Path) -> Dict[str, str]:
 	"""mutant id -> why it is equivalent; every entry checked."""
 	if not path.exists():
 		return {}
-	try:
-		data = tomllib.loads(gate.read_text(path, '--equivalents'))
-	except tomllib.TOMLDecodeError as e:
-		raise InputError(f'--equivalents {path}: {e}') from e
+	what = '--equivalents'
+	data = tomlfile.tables(path, ('reason',), what, gate.read_text(path, what))
 	out = {}
 	for mid, entry in data.items():
 		where = f'--equivalents {path}: ["{mid}"]'
 		if not _ID.fullmatch(mid):
 			raise InputError(f'{where}: not a mutant id (file:line:operator:n)')
-		if not isinstance(entry, dict) or set(entry) != {'reason'}:
-			raise InputError(f'{where}: needs reason, and nothing else')
+		if 'reason' not in entry:
+			raise InputError(f'{where}: needs reason')
 		if not isinstance(entry['reason'], str) or not entry['reason'].strip():
 			raise InputError(f'{where}: reason must be a non-empty string')
 		out[mid] = entry['reason']

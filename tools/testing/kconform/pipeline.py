@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from . import (applicable, archive, bench, ccache, console, deps, fixes, gate, guest, image, kcidb,
+from . import (applicable, archive, bench, ccache, console, deps, fixes, gate, guest, kcidb,
 	       kernels, kunitrun, lanes, preflight, proc, report, suites, tree)
 from .inputs import REPO, Inputs
 from .model import KconformError, Kind, Status, Suite
@@ -116,17 +116,34 @@ def source(tree_arg: Optional[str], source_arg: Optional[str], out: Path,
 	return src
 
 
+def failing(kind: str, names: Sequence[str], msg: str) -> List[Suite]:
+	"""These suites, each failed with a runner-made case saying msg."""
+	out = []
+	for name in names:
+		s = Suite(name, kind)
+		s.fail_all(Status.FAIL, msg)
+		out.append(s)
+	return out
+
+
 def failed(specs: Sequence[suites.SuiteSpec], kinds: Sequence[str],
 	   msg: str) -> List[Suite]:
 	"""A failing suite for each (spec, kind) that exists and was asked for."""
-	out = []
-	for spec in specs:
-		for kind in kinds:
-			for name in spec.names(kind):
-				s = Suite(name, kind)
-				s.fail_all(Status.FAIL, msg)
-				out.append(s)
-	return out
+	return [s for spec in specs for kind in kinds
+		for s in failing(kind, spec.names(kind), msg)]
+
+
+def nothing_ran(inputs: Inputs, kinds: Sequence[str], errors: Sequence[str],
+		why: str) -> List[Suite]:
+	"""The results of a run or parse that gave no suite at all: each
+	suite the selection expected fails, saying why (the error that ended
+	it first), so results.json still has the suites it expected; a
+	runner-made suite when it expected none by name."""
+	if errors:
+		why = f'no result: {errors[-1].splitlines()[0] if errors[-1] else "?"}'
+	out = [s for kind in kinds
+	       for s in failing(kind, inputs.selection.expected(kind), why)]
+	return out or failing(kinds[0], ['<no suite>'], why)
 
 
 def _probe_key(job: guest.GuestJob) -> str:
@@ -187,17 +204,20 @@ def run(inputs: Inputs, registry: Sequence[suites.SuiteSpec]
 	"""Build, boot, run every suite selected, report and gate."""
 	deps.ensure(deps.RUN_PACKAGES)
 	ccache.setup(cache_dir(), inputs.ccache_remote)
-	rep = report.RunReport(kernel={
-		'source': inputs.source_name, 'version': '?', 'series_sha256': '',
-		'extra_patches': [{'name': p.name, 'sha256': tree.sha256(p)}
-				  for p in inputs.extras],
-		'fixes': inputs.fixes}, accel='tcg')
+	rep = report.RunReport(kernel=report.KernelInfo(
+		inputs.source_name,
+		extra_patches=[{'name': p.name, 'sha256': tree.sha256(p)}
+			       for p in inputs.extras],
+		fixes=inputs.fixes), accel='tcg')
 	r = Run(inputs, registry, rep, Stages())
 	try:
 		stages(r)
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
 		rep.fail(r.st.failed or 'run', describe(e), stopped(e))
 		print(f'kconform: error: {rep.errors[-1]}', file=sys.stderr, flush=True)
+	if not r.results:
+		r.results += nothing_ran(inputs, inputs.selection.kinds, rep.errors,
+					 'no suite ran')
 	for png in bench.write_plots(r.results, inputs.out):
 		print(f'kconform: plot {png}', flush=True)
 	return finish(rep, r.results, r.st, inputs), rep
@@ -240,10 +260,10 @@ def derive(r: Run) -> Optional[Boots]:
 	inputs, rep = r.inputs, r.rep
 	kern = kernels.choose(inputs.image, inputs.variant, cache_dir(), inputs.out, r.st)
 	src = source(inputs.tree, inputs.source, inputs.out, inputs.extras, r.st)
-	rep.kernel['source'] = src.name
+	rep.kernel.source = src.name
 	layout = tree.Layout(REPO)
 	fix_list = fixes.load(layout.patches, layout.series())
-	if not kern.tree_fixes(rep.kernel['fixes']):
+	if not kern.tree_fixes(rep.kernel.fixes):
 		src.omit = tuple(f.patch for f in fix_list)
 	try:
 		with r.st.stage('patch', f'series + overlays onto {src.name}'):
@@ -256,10 +276,11 @@ def derive(r: Run) -> Optional[Boots]:
 		sel = inputs.selection
 		r.results += failed(sel.specs, sel.kinds, str(e))
 		return None
-	rep.kernel.update(version=tree.kernel_version(src.tree), series_sha256=digest)
+	rep.kernel.version = tree.kernel_version(src.tree)
+	rep.kernel.series_sha256 = digest
 	kern.describe(rep.kernel)
 	if src.dropped:
-		rep.kernel['dropped_patches'] = dict(src.dropped)
+		rep.kernel.dropped_patches = dict(src.dropped)
 	gjob, kjob = jobs(inputs, kern, src, layout, rep.ccache)
 	p = plan(inputs, r.registry, kern, src, gjob, kjob)
 	# the suites not applicable to the tree come first, as they are known
@@ -465,9 +486,9 @@ def reruns(r: Run, b: Boots) -> None:
 	booted again, --retries times at most; a case bad then good is flaky."""
 	today = datetime.date.today()
 	for attempt in range(1, r.inputs.retries + 1):
-		redo = gate.to_rerun(r.results, r.inputs.known, r.rep.kernel['version'],
+		redo = gate.to_rerun(r.results, r.inputs.known, r.rep.kernel.version,
 				     b.accel, today, fixes.findings(
-					     b.fix_list, r.results, r.rep.kernel['fixes'] == 'apply'))
+					     b.fix_list, r.results, r.rep.kernel.fixes == 'apply'))
 		if not redo:
 			break
 		names = ', '.join(f'{k}:{n}' for k, n in sorted(redo))
@@ -502,10 +523,9 @@ def parse(inputs: Inputs, kind: str, raw: List[str]) -> Tuple[int, report.RunRep
 	the guest's), through the same parser and gate."""
 	sel = inputs.selection
 	expected = sel.expected(kind) if not sel.whole else []
-	rep = report.RunReport(kernel={'source': f'console log {inputs.log}',
-				       'version': console.kernel_version(raw),
-				       'series_sha256': '',
-				       'fixes': inputs.fixes}, accel=inputs.accel)
+	rep = report.RunReport(kernel=report.KernelInfo(
+		f'console log {inputs.log}', console.kernel_version(raw),
+		fixes=inputs.fixes), accel=inputs.accel)
 	results: List[Suite] = []
 	st = Stages()
 	try:
@@ -520,6 +540,12 @@ def parse(inputs: Inputs, kind: str, raw: List[str]) -> Tuple[int, report.RunRep
 			results[:] = sel.only(results)
 	except BaseException as e:	# noqa: B902 - whatever ended it, write what exists
 		rep.fail('parse', describe(e), stopped(e))
+	if not results:
+		results += nothing_ran(inputs, [kind], rep.errors, (
+			f'none of the cases selected ({", ".join(sel.cases)}) is in '
+			'the console' if sel.cases else
+			f'the console holds no {"KTAP" if kind == Kind.KUNIT else "TAP"} '
+			'result of this suite'))
 	return finish(rep, results, st, inputs), rep
 
 
@@ -533,8 +559,8 @@ def _fixes_verdicts(rep: report.RunReport, results: List[Suite]
 	except KconformError as e:	# results are written whatever it says
 		rep.fail('finish', str(e))
 		fix_list = []
-	applied = rep.kernel.get('fixes', 'apply') == 'apply'
-	rep.fixes = fixes.verdicts(fix_list, results, applied, rep.package is not None)
+	applied = rep.kernel.fixes == 'apply'
+	rep.fixes = fixes.verdicts(fix_list, results, applied, rep.kernel.package is not None)
 	return fix_list, applied
 
 
@@ -545,7 +571,7 @@ def decide(rep: report.RunReport, results: List[Suite], st: Stages,
 	rep.stages = st.times
 	fix_list, applied = _fixes_verdicts(rep, results)
 	verdict = gate.decide(results, inputs.known, inputs.baseline, datetime.date.today(),
-			      rep.kernel.get('version', '?'), rep.accel,
+			      rep.kernel.version, rep.accel,
 			      inputs.fail_on_flaky,
 			      fixes.findings(fix_list, results, applied),
 			      gate.scope(inputs.selection, results), rep.errors)
@@ -573,7 +599,7 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	if inputs.kcidb:
 		kcidb.write(rep, verdict, inputs.kcidb)
 	table = report.summary(rep) + \
-		fixes.lines(rep.fixes, rep.kernel['source'] if rep.package is not None
+		fixes.lines(rep.fixes, rep.kernel.source if rep.kernel.package is not None
 			    else '') + \
 		rep.coverage_lines
 	for line in table:

@@ -21,6 +21,7 @@ import os
 import shlex
 import signal
 import sys
+import tempfile
 from pathlib import Path
 from typing import Iterator, List, Optional, Sequence, Tuple
 
@@ -42,6 +43,25 @@ def resolved(path: str, what: str) -> Path:
 		raise InputError(f'{what} {path}: {e}') from e
 
 
+def unwritable(path: Path) -> str:
+	"""Why a file (or a new file in a folder) cannot be written, or ''.
+	Tried, not read from mode bits: root passes every os.access test, and
+	a file of /proc or /sys, or a read-only file system, fails only when
+	written. An existing file is opened to append (nothing changes), a
+	folder gets a file made and removed at once."""
+	try:
+		if path.is_dir():
+			fd, name = tempfile.mkstemp(dir=path, prefix='.kconform-')
+			os.close(fd)
+			os.unlink(name)
+		else:
+			with open(path, 'ab'):
+				pass
+	except OSError as e:
+		return f'not writable ({e.strerror or e})'
+	return ''
+
+
 def _writable(path: Path, what: str) -> None:
 	"""An output that may be written: a file or nothing yet, in a
 	writable folder."""
@@ -49,13 +69,12 @@ def _writable(path: Path, what: str) -> None:
 		raise InputError(f'{what} {path}: a dangling or looping symlink')
 	if path.exists() and not path.is_file():
 		raise InputError(f'{what} {path}: exists and is not a regular file')
-	if path.exists() and not os.access(path, os.W_OK):
-		raise InputError(f'{what} {path}: not writable')
 	parent = path.parent
 	if not parent.is_dir():
 		raise InputError(f'{what} {path}: {parent} is not a folder')
-	if not os.access(parent, os.W_OK | os.X_OK):
-		raise InputError(f'{what} {path}: {parent} is not writable')
+	why = unwritable(path if path.exists() else parent)
+	if why:
+		raise InputError(f'{what} {path}: {why}')
 
 
 def _same(a: Path, b: Path) -> bool:

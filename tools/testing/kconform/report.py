@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -29,8 +30,61 @@ class StageError:
 
 
 @dataclass
+class PackageInfo:
+	"""The linux-image-* package whose own kernel a run booted."""
+	asked: str		# as --image named it
+	name: str
+	version: str
+	release: str
+	tests_from: str		# the tree that built the kselftests
+
+
+@dataclass
+class KernelInfo:
+	"""The kernel a run booted (results.json `kernel`): the tree or
+	package, its version, the series on it."""
+	source: str
+	version: str = '?'
+	series_sha256: str = ''
+	# run: the --patch files on top of the series (parse: none known)
+	extra_patches: Optional[List[Dict[str, str]]] = None
+	fixes: str = 'apply'		# --fixes
+	variant: Optional[str] = None	# the variant built, 'package' for --image
+	package: Optional[PackageInfo] = None
+	# hook patches dropped from the series, with the reason
+	dropped_patches: Optional[Dict[str, str]] = None
+
+	def to_json(self) -> Dict[str, Any]:
+		out: Dict[str, Any] = {'source': self.source, 'version': self.version,
+				       'series_sha256': self.series_sha256}
+		if self.extra_patches is not None:
+			out['extra_patches'] = self.extra_patches
+		out['fixes'] = self.fixes
+		if self.variant is not None:
+			out['variant'] = self.variant
+		if self.package is not None:
+			out['package'] = dataclasses.asdict(self.package)
+		if self.dropped_patches is not None:
+			out['dropped_patches'] = self.dropped_patches
+		return out
+
+	@classmethod
+	def from_json(cls, doc: Mapping[str, Any]) -> KernelInfo:
+		"""A results.json's `kernel` read back; what it lacks takes the
+		defaults."""
+		pkg = doc.get('package')
+		return cls(str(doc.get('source', '?')), str(doc.get('version', '?')),
+			   str(doc.get('series_sha256', '')), doc.get('extra_patches'),
+			   str(doc.get('fixes', 'apply')), doc.get('variant'),
+			   PackageInfo(**{f.name: str(pkg.get(f.name, ''))
+					  for f in dataclasses.fields(PackageInfo)})
+			   if isinstance(pkg, dict) else None,
+			   doc.get('dropped_patches'))
+
+
+@dataclass
 class RunReport:
-	kernel: Dict[str, Any]
+	kernel: KernelInfo
 	accel: str
 	suites: List[Suite] = field(default_factory=list)
 	stages: Dict[str, float] = field(default_factory=dict)
@@ -53,12 +107,6 @@ class RunReport:
 		return self.verdict.to_json() if self.verdict else {}
 
 	@property
-	def package(self) -> Optional[Dict[str, Any]]:
-		"""The package whose kernel was booted (--image), or None."""
-		pkg: Optional[Dict[str, Any]] = self.kernel.get('package')
-		return pkg
-
-	@property
 	def stopped(self) -> bool:
 		"""Did a signal end the run?"""
 		return any(e.signal for e in self.stage_errors)
@@ -76,7 +124,7 @@ class RunReport:
 	def to_json(self) -> Dict[str, Any]:
 		return {
 			'schema': SCHEMA,
-			'kernel': self.kernel,
+			'kernel': self.kernel.to_json(),
 			'accel': self.accel,
 			'suites': [{
 				'name': s.name, 'kind': s.kind,
@@ -103,7 +151,7 @@ _NOT_XML = re.compile('[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
 
 def from_json(doc: Mapping[str, Any]) -> RunReport:
 	"""A results.json read back (what the KCIDB conversion needs)."""
-	rep = RunReport(kernel=dict(doc.get('kernel', {})), accel=str(doc.get('accel', 'tcg')),
+	rep = RunReport(kernel=KernelInfo.from_json(doc.get('kernel', {})), accel=str(doc.get('accel', 'tcg')),
 			stages=dict(doc.get('stages', {})), fixes=list(doc.get('fixes', [])),
 			stage_errors=[StageError('run', str(e)) for e in doc.get('errors', [])])
 	for s in doc.get('suites', []):

@@ -7,16 +7,19 @@ import contextlib
 import datetime
 import io
 import json
+import subprocess
+import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import List, Tuple
 
-from kconform import bench, cli, console, fixes, gate, inputs, ktap, lanes, report, suites
+from kconform import applicable, bench, cli, console, fixes, gate, inputs, ktap, lanes, report, suites
 from kconform.model import Case, Status, Suite
 
 from .test_console import DATA, by_name, cases
+from .test_gate import SHARED_CHECK
 
 BAD = DATA / 'bad'
 GATE = DATA / 'gate'
@@ -54,16 +57,53 @@ class NoOutputTest(unittest.TestCase):
 						     str(out / log.name), *NO_KNOWN, str(log))
 				self.assertEqual(rc, 1, stdout)
 				self.assertIn('gate: FAILED: no test result at all', stdout)
-				data = json.loads((out / log.name / 'results.json').read_text())
-				self.assertFalse(data['gate']['ok'])
+				self.assert_says_what_is_missing(
+					out / log.name / 'results.json',
+					'KTAP' if kind == 'kunit' else 'TAP')
 
 	def test_a_case_selection_that_ran_nothing_fails(self) -> None:
+		out = Path(tempfile.mkdtemp())
 		rc, stdout, _ = main('parse', '--kind', 'kselftest', '--out',
-				     tempfile.mkdtemp(), *NO_KNOWN, '--case',
+				     str(out), *NO_KNOWN, '--case',
 				     'tcp_ehash.tcp_ehash_test/never*',
 				     str(GATE / 'kselftest_run1.log'))
 		self.assertEqual(rc, 1, stdout)
 		self.assertIn('gate: FAILED: no test result at all', stdout)
+		self.assert_says_what_is_missing(out / 'results.json',
+						 'tcp_ehash.tcp_ehash_test/never*')
+
+	def test_only_runner_made_cases_is_no_result_unless_skipped(self) -> None:
+		# every suite not applicable here (skipped with the reason) is
+		# a result; every suite failed by the runner for want of one is not
+		na = Suite('tcp_ehash', 'kunit', [Case(applicable.WHOLE, Status.SKIP,
+							  'not applicable: no KUnit')])
+		na.settle()
+		self.assertTrue(gate.decide([na], [], None, TODAY).ok)
+		gone = Suite('tcp_ehash', 'kunit')
+		gone.fail_all(Status.FAIL, 'the console holds no KTAP result of this suite')
+		v = gate.decide([gone], [], None, TODAY)
+		self.assertTrue(any(p.startswith('no test result at all') for p in v.problems),
+				v.problems)
+
+	def assert_says_what_is_missing(self, path: Path, missing: str) -> None:
+		says_what_is_missing(self, path, missing)
+
+
+def says_what_is_missing(tc: unittest.TestCase, path: Path, missing: str) -> None:
+	"""results.json has the agreed shape: the suites asked for, each
+	failing with a runner-made case that names what was missing."""
+	data = json.loads(path.read_text())
+	tc.assertFalse(data['gate']['ok'])
+	tc.assertTrue(data['suites'])
+	for s in data['suites']:
+		tc.assertEqual(s['status'], 'fail')
+		tc.assertEqual([c['name'] for c in s['cases']], ['<suite>'])
+		tc.assertIn(missing, s['cases'][0]['message'])
+	tc.assertEqual(data['totals']['fail'], len(data['suites']))
+	if SHARED_CHECK.exists():	# beside the project's checkout, as make check finds it
+		r = subprocess.run([sys.executable, str(SHARED_CHECK), str(path)],
+				   capture_output=True, text=True, check=False)
+		tc.assertEqual(r.returncode, 0, r.stdout)
 
 
 class ParentFailureTest(unittest.TestCase):
@@ -231,7 +271,7 @@ class OutputTest(unittest.TestCase):
 						 Case('b', Status.FAIL, 'no'),
 						 Case('c', Status.TIMEOUT, 'late')])
 		path = Path(tempfile.mkdtemp()) / 'junit.xml'
-		report.write_junit(report.RunReport({}, 'tcg', [s]), path)
+		report.write_junit(report.RunReport(report.KernelInfo(''), 'tcg', [s]), path)
 		el = ET.parse(path).getroot().find('testsuite')
 		assert el is not None
 		self.assertEqual((el.get('failures'), el.get('errors')), ('1', '2'))
@@ -251,13 +291,13 @@ class OutputTest(unittest.TestCase):
 	def test_a_long_case_name_pads_no_other_row(self) -> None:
 		s = Suite('tcp_ehash', 'kunit', [Case('a', Status.PASS),
 						 Case('n' * 10_000, Status.PASS)])
-		lines = report.summary(report.RunReport({}, 'tcg', [s]))
+		lines = report.summary(report.RunReport(report.KernelInfo(''), 'tcg', [s]))
 		self.assertLess(len(lines[1]), 100)
 
 	def test_totals_and_the_last_line_say_the_same(self) -> None:
 		s = Suite('bpf_user_ringbuf', 'kselftest', [Case('a', Status.PASS),
 							    Case('guard', Status.FAIL, 'bug')])
-		rep = report.RunReport({}, 'tcg', [s])
+		rep = report.RunReport(report.KernelInfo(''), 'tcg', [s])
 		v = gate.decide([s], [], None, TODAY,
 				findings={('kselftest', 'bpf_user_ringbuf', 'guard')})
 		self.assertTrue(v.ok)

@@ -76,7 +76,7 @@ class EhashBenchTest(unittest.TestCase):
 		self.assertIn('at 0 of 1 lengths', bench.shape(rows)[1])
 
 	def test_summary_carries_the_table(self) -> None:
-		rep = report.RunReport(kernel={}, accel='tcg', suites=ehash_suites())
+		rep = report.RunReport(kernel=report.KernelInfo(''), accel='tcg', suites=ehash_suites())
 		lines = report.summary(rep)
 		self.assertIn(bench.ehash_table(rep.suites)[2], lines)
 

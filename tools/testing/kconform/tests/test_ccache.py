@@ -165,8 +165,7 @@ class SetupTest(unittest.TestCase):
 	def test_results_and_summary_keep_each_build(self) -> None:
 		s = Suite('tcp_ehash', 'kunit', [Case('roundup', Status.PASS)])
 		s.settle()
-		rep = report.RunReport(kernel={'source': 's', 'version': 'v',
-					       'series_sha256': ''}, accel='tcg', suites=[s])
+		rep = report.RunReport(kernel=report.KernelInfo('s', 'v'), accel='tcg', suites=[s])
 		rep.ccache['kernel'] = {'direct_cache_hit': 90, 'preprocessed_cache_hit': 5,
 					'cache_miss': 5, 'local_storage_hit': 15,
 					'remote_storage_hit': 80, 'remote_storage_error': 1}

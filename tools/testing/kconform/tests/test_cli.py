@@ -13,7 +13,7 @@ from typing import Any, List, Tuple
 
 from unittest import mock
 
-from kconform import cli, deps, inputs, kunitrun, pipeline, report, suites
+from kconform import cli, deps, inputs, kunitrun, pipeline, suites
 from kconform.model import Case, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'

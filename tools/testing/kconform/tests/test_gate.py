@@ -63,7 +63,7 @@ class GateTest(unittest.TestCase):
 			gate.load_known(f)
 
 	def test_baseline_diff(self) -> None:
-		old = report.RunReport({'source': 's', 'version': 'v', 'series_sha256': 'x'}, 'tcg')
+		old = report.RunReport(report.KernelInfo('s', 'v', 'x'), 'tcg')
 		old.suites = [Suite('tcp_ehash', 'kunit', [Case('roundup', Status.FAIL, 'm'),
 							   Case('fallback', Status.PASS),
 							   Case('gone', Status.PASS)])]
@@ -86,8 +86,7 @@ class ReportTest(unittest.TestCase):
 
 	def test_json_shape_and_junit(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
-		rep = report.RunReport({'source': 'linux-source-6.1', 'version': '6.1.192',
-					'series_sha256': 'ab'}, 'tcg', sample(), {'build': 1.25})
+		rep = report.RunReport(report.KernelInfo('linux-source-6.1', '6.1.192', 'ab'), 'tcg', sample(), {'build': 1.25})
 		report.write_json(rep, tmp / 'results.json')
 		data = json.loads((tmp / 'results.json').read_text())
 		self.assertEqual(data['schema'], 1)

@@ -37,7 +37,7 @@ class VariantsTest(unittest.TestCase):
 		f = tmp / guest.VARIANTS
 		f.parent.mkdir(parents=True)
 		for text, says in (('[debug]\n', 'no [default] variant'),
-				   ('[default]\nbenchs = false\n', 'unknown keys benchs'),
+				   ('[default]\nbenchs = false\n', '[default]: unknown key benchs'),
 				   ('[default]\nfragment = "no.config"\n', 'no fragment')):
 			f.write_text(text)
 			with self.assertRaises(KconformError) as ctx:

@@ -3,13 +3,13 @@
 Debian's python3-jsonschema: every recorded console, ids, paths, NUL,
 accepted failures and findings as issues and incidents."""
 
+import dataclasses
 import datetime
 import json
 import os
 import subprocess
 import tempfile
 import unittest
-from pathlib import Path
 from typing import Any, Dict, List, Sequence
 
 from kconform import bench, console, gate, kcidb, report
@@ -33,8 +33,7 @@ for doc in json.load(open(sys.argv[2])):
 print(json.dumps(out))
 '''
 TODAY = datetime.date(2026, 12, 5)
-KERNEL = {'source': 'linux-source-6.1', 'version': '6.1.192',
-	  'series_sha256': 'ab' * 32, 'variant': 'debug'}
+KERNEL = report.KernelInfo('linux-source-6.1', '6.1.192', 'ab' * 32, variant='debug')
 
 
 def schema_errors(docs: Sequence[Dict[str, Any]]) -> List[List[str]]:
@@ -68,7 +67,7 @@ def recorded() -> List[report.RunReport]:
 			suites = console.suites_from_console(rest, 'kselftest', [], False,
 							     '<guest boot>')
 			suites += bench.suites(sections, [], False)
-		out.append(report.RunReport({**KERNEL, 'source': f'console log {log.name}'},
+		out.append(report.RunReport(dataclasses.replace(KERNEL, source=f'console log {log.name}'),
 					    'tcg', suites))
 	return out
 
@@ -86,10 +85,10 @@ class KcidbSchemaTest(unittest.TestCase):
 		self.assertGreater(len(reps), 30)
 		docs = [convert(rep) for rep in reps]
 		for rep, doc, errors in zip(reps, docs, schema_errors(docs)):
-			self.assertEqual(errors, [], rep.kernel['source'])
+			self.assertEqual(errors, [], rep.kernel.source)
 			self.assertEqual(doc['version'], {'major': 5, 'minor': 3})
 			ids = [t['id'] for t in doc['tests']]
-			self.assertEqual(len(ids), len(set(ids)), rep.kernel['source'])
+			self.assertEqual(len(ids), len(set(ids)), rep.kernel.source)
 
 	def test_accepted_failures_and_findings_are_incidents(self) -> None:
 		ks = Suite('tcp_ehash', 'kselftest', [
@@ -98,7 +97,7 @@ class KcidbSchemaTest(unittest.TestCase):
 			Case('t/guard', Status.FAIL, 'bug\x00here')])
 		be = Suite('bpf_user_ringbuf', 'bench', [Case('u2k 8 B', Status.PASS, '',
 							     {'samples_per_s': 5.1e6})])
-		rep = report.RunReport(dict(KERNEL), 'tcg', [ks, be], {'build': 500.0})
+		rep = report.RunReport(dataclasses.replace(KERNEL), 'tcg', [ks, be], {'build': 500.0})
 		rep.fixes = [{'patch': '0101-x.patch', 'upstream': 'abc', 'effect': 'leaks',
 			      'failing': ['kselftest:tcp_ehash:t/guard'],
 			      'verdict': 'carries the bug'}]
@@ -126,7 +125,7 @@ class KcidbSchemaTest(unittest.TestCase):
 					 Case('a_b', Status.PASS), Case('a-b', Status.PASS),
 					 Case('<kernel report>', Status.CRASH, 'one'),
 					 Case('<kernel report>', Status.CRASH, 'two')])
-		rep = report.RunReport(dict(KERNEL), 'tcg', [s])
+		rep = report.RunReport(dataclasses.replace(KERNEL), 'tcg', [s])
 		one, two = convert(rep, 'r1'), convert(rep, 'r2')
 		self.assertEqual(schema_errors([one, two]), [[], []])
 		paths = [t['path'] for t in one['tests']]

@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any, Dict, Iterator
+from typing import Iterator
 
 from kconform import archive, guest, image, kernels, kunitrun, report
 from kconform.suites import SuiteSpec
@@ -49,14 +49,14 @@ class KernelsTest(unittest.TestCase):
 		self.assertEqual(k.plan(self.tmp, self.specs, ('kunit',)), ([], []))
 		self.assertTrue(k.tree_fixes('apply'))
 		self.assertFalse(k.tree_fixes('omit'))
-		kernel: Dict[str, Any] = {'source': 'linux-source-6.1'}
+		kernel = report.KernelInfo('linux-source-6.1')
 		k.describe(kernel)
-		self.assertEqual(kernel, {'source': 'linux-source-6.1', 'variant': 'debug'})
+		self.assertEqual(kernel, report.KernelInfo('linux-source-6.1', variant='debug'))
 		k.prepare(self.tmp, *self.jobs, self.tmp, [])
 		self.assertEqual((self.jobs[0].make_vars, self.jobs[1].initrd), ((), None))
 		st = Stages()
 		k.collect(self.tmp, self.tmp, self.jobs[0], self.tmp, self.tmp, self.tmp, [],
-			  report.RunReport(kernel={}, accel='tcg'), st)
+			  report.RunReport(kernel=report.KernelInfo(''), accel='tcg'), st)
 		self.assertEqual(st.names, [])
 
 	def test_the_coverage_variant_profiles_the_listed_files(self) -> None:
@@ -94,12 +94,13 @@ class KernelsTest(unittest.TestCase):
 				    'its config' in n.reason for n in nas))
 		# the tree keeps its fixes: it only builds the kselftests
 		self.assertTrue(k.tree_fixes('omit'))
-		kernel: Dict[str, Any] = {'source': 'linux-source-6.1'}
+		kernel = report.KernelInfo('linux-source-6.1')
 		k.describe(kernel)
-		self.assertEqual(kernel['source'], 'linux-image-6.1.0-57-amd64 6.1.192-3')
-		self.assertEqual(kernel['version'], '6.1.192')
-		self.assertEqual(kernel['package']['tests_from'], 'linux-source-6.1')
-		self.assertEqual(kernel['package']['release'], RELEASE)
+		self.assertEqual(kernel.source, 'linux-image-6.1.0-57-amd64 6.1.192-3')
+		self.assertEqual(kernel.version, '6.1.192')
+		assert kernel.package is not None
+		self.assertEqual(kernel.package.tests_from, 'linux-source-6.1')
+		self.assertEqual(kernel.package.release, RELEASE)
 		k.prepare(self.tmp, *self.jobs, self.tmp, [])
 		self.assertIs(self.jobs[0].package, self.img)
 		self.assertEqual(self.jobs[0].image, self.tmp / f'pkg/boot/vmlinuz-{RELEASE}')

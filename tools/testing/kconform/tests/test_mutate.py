@@ -258,7 +258,7 @@ class KernelRunnerTest(unittest.TestCase):
 		def main(argv: Sequence[str]) -> int:
 			seen.extend(argv)
 			out = Path(argv[argv.index('--out') + 1])
-			rep = report.RunReport(kernel={}, accel='tcg', suites=suites,
+			rep = report.RunReport(kernel=report.KernelInfo(''), accel='tcg', suites=suites,
 					       stage_errors=[report.StageError('run', e) for e in errors])
 			report.write_json(rep, out / 'results.json')
 			return 1

@@ -10,6 +10,8 @@ from unittest import mock
 
 from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree
 
+from .test_bad_console import says_what_is_missing
+
 KNOWN = Path(__file__).parent / 'test_data' / 'gate' / 'known_none.toml'
 
 
@@ -34,7 +36,7 @@ class PlanTest(unittest.TestCase):
 		self.assertEqual((plan.kunit, plan.kselftest, plan.runnable), ([], [], []))
 		got = pipeline.mark([], plan)
 		whole = [n for n in plan.not_applicable if not n.named]
-		rep = report.as_json(report.RunReport(kernel={}, accel='tcg', suites=got,
+		rep = report.as_json(report.RunReport(kernel=report.KernelInfo(''), accel='tcg', suites=got,
 						      not_applicable=whole))
 		every = [(k.value, n) for s in registry for k in suites.KINDS for n in s.names(k)]
 		self.assertEqual([(s['kind'], s['name']) for s in rep['suites']], every)
@@ -48,7 +50,8 @@ class PlanTest(unittest.TestCase):
 		self.assertEqual([(n['kind'], n['suite']) for n in rep['not_applicable']], every)
 		self.assertIn('== kselftest netlink_intro: NOT APPLICABLE (0 pass',
 			      '\n'.join(report.summary(report.RunReport(
-				      kernel={}, accel='tcg', suites=got, not_applicable=whole))))
+				      kernel=report.KernelInfo(''), accel='tcg', suites=got,
+				      not_applicable=whole))))
 
 
 class StageErrorTest(unittest.TestCase):
@@ -72,3 +75,6 @@ class StageErrorTest(unittest.TestCase):
 		self.assertTrue(rep.stopped)
 		self.assertEqual(report.read(out / 'results.json')['errors'],
 				 ['interrupted (SIGINT): results so far are kept'])
+		# a run stopped before any suite still has them in results.json
+		says_what_is_missing(self, out / 'results.json',
+				     'no result: interrupted (SIGINT)')

@@ -9,12 +9,12 @@ import tempfile
 import time
 import unittest
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any, List
 from unittest import mock
 
-from kconform import archive, cli, console, deps, gate, pipeline, proc, report
+from kconform import archive, console, deps, gate, pipeline, proc, report
 
-from .test_bad_console import main
+from .test_bad_console import main, says_what_is_missing
 from .test_console import DATA
 
 GATE = DATA / 'gate'
@@ -72,6 +72,16 @@ class OutputPathTest(unittest.TestCase):
 	def test_results_json_is_a_folder(self) -> None:
 		(self.out / 'results.json').mkdir(parents=True)
 		self.assertIn('is not a regular file', self.refused())
+
+	def test_outputs_that_not_even_root_can_write(self) -> None:
+		# mode bits say root may write both; writing fails all the same
+		self.assertIn('--kcidb /proc/version: not writable',
+			      self.refused('--kcidb', '/proc/version'))
+		if Path('/sys/kernel').is_dir():
+			rc, stdout, err = main('parse', '--kind', 'kselftest', '--out',
+					       '/sys/kernel', *NO_KNOWN, LOG)
+			self.assertEqual(rc, 2, stdout + err)
+			self.assertIn('--out /sys/kernel: not writable', err)
 
 	def test_a_symlink_loop(self) -> None:
 		loop = self.tmp / 'loop'
@@ -200,6 +210,7 @@ class SignalTest(unittest.TestCase):
 		data = json.loads((self.out / 'results.json').read_text())
 		self.assertFalse(data['gate']['ok'])
 		self.assertTrue(data['errors'][0].startswith('interrupted'))
+		says_what_is_missing(self, self.out / 'results.json', 'no result: interrupted')
 
 	def test_a_signal_while_reading_the_log_writes_nothing(self) -> None:
 		real = gate.read_text

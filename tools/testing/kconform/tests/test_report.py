@@ -10,12 +10,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from kconform import bench, console, report
-from kconform.model import Case, Status, Suite
+from kconform.model import Case, Status
 
 from .test_console import DATA, load
 from .test_gate import SHARED_CHECK
 
-KERNEL = {'source': 'linux-source-6.1', 'version': '6.1.0', 'series_sha256': ''}
+KERNEL = report.KernelInfo('linux-source-6.1', '6.1.0')
 
 
 def garbage() -> report.RunReport:

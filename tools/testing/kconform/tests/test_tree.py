@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Deriving the patched tree with quilt, on a tiny fake kernel tree."""
 
-import os
 import shutil
 import tempfile
 import time

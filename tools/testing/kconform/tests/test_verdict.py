@@ -56,7 +56,7 @@ class KnownIssueTest(unittest.TestCase):
 		self.assertEqual(v.accepted, [f'{key} (r; until {TODAY})'])
 
 	def test_bad_files_are_named(self) -> None:
-		for name, words in (('known_typo_key.toml', r'issue #1: unknown key\(s\) cases'),
+		for name, words in (('known_typo_key.toml', r'issue #1: unknown key cases \(known: accel, case'),
 				    ('known_datetime.toml', r'until = .* is not a TOML date'),
 				    ('known_single_table.toml', r'\[issue\] is a single table'),
 				    ('known_suite_int.toml', r'suite = 5 is not a string'),
@@ -143,7 +143,7 @@ class SummaryTest(unittest.TestCase):
 					 'libbpf bug', TODAY)]
 		suites = console_suites('kselftest_run2.log')
 		v = gate.decide(suites, known, None, TODAY)
-		rep = report.RunReport({'source': 's', 'version': 'v', 'series_sha256': ''},
+		rep = report.RunReport(report.KernelInfo('s', 'v'),
 				       'tcg', suites, verdict=v)
 		table = report.summary(rep)
 		self.assertEqual(table[0], '== kselftest tcp_ehash: ACCEPTED (1 pass, 0 fail, '
