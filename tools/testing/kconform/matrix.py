@@ -124,7 +124,8 @@ def fix_rows(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]]
 	names: Dict[str, Dict[str, str]] = {}
 	for r in releases:
 		for f in results[r].get('fixes', []):
-			key = f['patch'][:4] + (f' ({f["component"]})' if f.get('component') else '')
+			key = (f['patch'] if f.get('release') else f['patch'][:4]) + \
+				(f' ({f["component"]})' if f.get('component') else '')
 			names.setdefault(key, {})[r] = str(f['verdict'])
 	return [(k, [v.get(r, ABSENT) for r in releases]) for k, v in names.items()]
 
