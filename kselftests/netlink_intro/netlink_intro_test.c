@@ -1106,8 +1106,8 @@ TEST(listen_all_nsid_own_netns_gets_no_nsid)
 		ASSERT_EQ(lo_set(ioc, 1), 0);
 		nsid_read(lb, &in_b);
 		nsid_read(la, &in_a);
-		TH_LOG("order %d: B's listener %d messages, %d with nsid %d; A's %d, %d with nsid %d",
-		       order, in_b.msgs, in_b.with_nsid, in_b.nsid,
+		TH_LOG("order %d: B's listener %d messages, %d with nsid %d; "
+		       "A's %d, %d with nsid %d", order, in_b.msgs, in_b.with_nsid, in_b.nsid,
 		       in_a.msgs, in_a.with_nsid, in_a.nsid);
 		EXPECT_GE(in_b.msgs, 1);
 		EXPECT_EQ(in_b.with_nsid, 0);

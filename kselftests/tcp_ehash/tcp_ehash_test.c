@@ -1258,7 +1258,7 @@ TEST_F(stable, tcp_rmem_minimum_is_4096)
 {
 	char before[128], after[128], buf[128];
 	long min = 0, def = 0, max = 0;
-	int fd;
+	int fd, n;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
@@ -1266,7 +1266,8 @@ TEST_F(stable, tcp_rmem_minimum_is_4096)
 	ASSERT_GE(fd, 0);
 	memset(before, 0, sizeof(before));
 	ASSERT_GT(pread(fd, before, sizeof(before) - 1, 0), 0);
-	ASSERT_EQ(sscanf(before, "%ld %ld %ld", &min, &def, &max), 3);
+	n = sscanf(before, "%ld %ld %ld", &min, &def, &max);
+	ASSERT_EQ(n, 3);
 	EXPECT_EQ(min, 4096);
 
 	snprintf(buf, sizeof(buf), "1 %ld %ld\n", def, max);
@@ -1616,9 +1617,9 @@ static long netstat_count(const char *name)
 	while (fgets(keys, sizeof(keys), f) && fgets(vals, sizeof(vals), f)) {
 		if (strncmp(keys, "TcpExt:", 7))
 			continue;
-		for (k = strtok_r(keys, " \n", &ks), v = strtok_r(vals, " \n", &vs);
+		for (k = strtok_r(keys, "\n ", &ks), v = strtok_r(vals, "\n ", &vs);
 		     k && v;
-		     k = strtok_r(NULL, " \n", &ks), v = strtok_r(NULL, " \n", &vs))
+		     k = strtok_r(NULL, "\n ", &ks), v = strtok_r(NULL, "\n ", &vs))
 			if (!strcmp(k, name))
 				ret = strtol(v, NULL, 10);
 	}
