@@ -1608,7 +1608,8 @@ static int peer_recv(struct peer *p, struct tcphdr *t, bool syn, int ms)
 
 static long netstat_count(const char *name)
 {
-	char keys[4096], vals[4096], *k, *v, *ks, *vs;
+	static char keys[16384], vals[16384];
+	char *k, *v, *ks, *vs;
 	FILE *f = fopen("/proc/net/netstat", "r");
 	long ret = -1;
 
