@@ -1075,8 +1075,9 @@ static int lo_set(int ioc, int up)
  * nsid cmsg, whichever listener joined first (netlink_broadcast() visits
  * the one that joined last first). 6.1.170-3's do_one_broadcast() never
  * clears nsid_is_set of the skb it hands on: when A's listener comes
- * first, the clone for B's copies A's nsid, and B's listener is told its
- * own events come from the netns PEER_NSID.
+ * first, the clone for B's copies the flag, its nsid is set to B's id
+ * for itself, which is none, and B's listener gets a cmsg with nsid -1
+ * (NETNSA_NSID_NOT_ASSIGNED; seen with the change reverted).
  */
 TEST(listen_all_nsid_own_netns_gets_no_nsid)
 {
