@@ -126,8 +126,11 @@ def parse_release(spec: str) -> Tuple[str, Optional[str]]:
 def release_work(cache: Path, package: str, version: str) -> Path:
 	"""One work folder (patched tree, builds) per release, so that going
 	back to a release built before is a warm run; the installed
-	linux-source-6.1's is the default tree's (`debian`)."""
-	return cache / 'work' / re.sub(r'[^A-Za-z0-9.=+~_-]', '_', f'{package}={version}')
+	linux-source-6.1's is the default tree's (`debian`). Its name has
+	no '=' (nor ':' or '~'): kbuild's tools (resolve_btfids' libbpf and
+	libsubcmd) are made in O= below it, and make takes a path with '='
+	for a variable assignment (the build of 6.1.170-3 failed so)."""
+	return cache / 'work' / re.sub(r'[^A-Za-z0-9.+_-]', '_', f'{package}_{version}')
 
 
 # A new build of the debug variant takes ~15 GiB; before a run writes
