@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What kconform's kselftests share: the path of a file installed next to
- * the test, and running a command with its output kept.
+ * the test, running a command with its output kept, the Internet
+ * checksum of packets built by hand.
  */
 #ifndef KCONFORM_UTIL_H
 #define KCONFORM_UTIL_H
@@ -43,6 +44,24 @@ static inline int capture(const char *cmd, char *buf, size_t size)
 	buf[len] = '\0';
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * The Internet checksum (RFC 1071) of @len bytes at @data, added to the
+ * partial sum @sum (a pseudo header's 16-bit words), folded and inverted.
+ */
+static inline unsigned short kc_inet_csum(const void *data, int len,
+					  unsigned int sum)
+{
+	const unsigned short *p = data;
+
+	for (; len > 1; len -= 2)
+		sum += *p++;
+	if (len)
+		sum += *(const unsigned char *)p;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
 }
 
 #endif

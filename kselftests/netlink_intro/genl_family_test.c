@@ -945,6 +945,53 @@ static void count_op_policies(struct __test_metadata *_metadata,
 }
 
 /*
+ * "genetlink: pin family module during policy dump" (6.1.191; Debian
+ * 6.1.192-1): a CTRL_CMD_GETPOLICY dump of a family holds the family's
+ * module from its start until it ends, so the module cannot go while
+ * the dump still walks its policies. A dump not yet read: refcnt 1 and
+ * delete_module(O_NONBLOCK) EWOULDBLOCK; read to NLMSG_DONE (six
+ * ops): 0 again. A start that fails (an op the family lacks, ENOENT)
+ * leaves it at 0. 6.1.170-3 takes no reference (nlctrl's own module,
+ * built in, is the dump's): refcnt stays 0 and the module unloads
+ * under the dump, whose next part then reads freed policies; the case
+ * closes the socket unread then (the done callback frees only the
+ * dump's own state) and the next case loads the module again.
+ */
+TEST_F(fam, getpolicy_dump_pins_the_family_module)
+{
+	int fd = nl_open(NETLINK_GENERIC), msgs = 0, ret;
+	__u32 op = 99;
+
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(module_refcnt(), 0);
+	genl_req(&self->r, CTRL_CMD_GETPOLICY, NLM_F_DUMP);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_ID, &self->f.id,
+		 sizeof(self->f.id));
+	ASSERT_EQ(nl_send(fd, &self->r), 0);
+	EXPECT_EQ(module_refcnt(), 1) TH_LOG("the policy dump holds it");
+	ret = syscall(__NR_delete_module, MODULE, O_NONBLOCK);
+	EXPECT_EQ(ret, -1);
+	if (!ret) {
+		close(fd);
+		return;
+	}
+	EXPECT_EQ(errno, EWOULDBLOCK);
+	ctrl_dump_each(_metadata, fd, self->buf, sizeof(self->buf),
+		       count_op_policies, &msgs);
+	EXPECT_EQ(msgs, 6);
+	EXPECT_EQ(module_refcnt(), 0);
+
+	genl_req(&self->r, CTRL_CMD_GETPOLICY, NLM_F_DUMP);
+	req_attr(&self->r, CTRL_ATTR_FAMILY_ID, &self->f.id,
+		 sizeof(self->f.id));
+	req_attr(&self->r, CTRL_ATTR_OP, &op, sizeof(op));
+	EXPECT_EQ(transact(fd, &self->r, self->buf, sizeof(self->buf)),
+		  -ENOENT);
+	EXPECT_EQ(module_refcnt(), 0);
+	close(fd);
+}
+
+/*
  * GETPOLICY's start: a family by name works as by id; no family is
  * EINVAL, an unknown name or id ENOENT, an op the family lacks ENOENT.
  * These are answered by NLMSG_ERROR, not NLMSG_DONE: the dump never

@@ -28,16 +28,20 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/if_link.h>
+#include <linux/net_namespace.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -960,6 +964,162 @@ TEST_F_TIMEOUT(genl, seeded_random_framing, 300)
 	}
 	close(fds[1]);
 	close(fds[2]);
+}
+
+/* -------- NETLINK_LISTEN_ALL_NSID -------- */
+
+/* The nsid the netns of @ns_fd gets in the caller's netns */
+#define PEER_NSID	7
+
+/*
+ * A bound rtnetlink socket with NETLINK_LISTEN_ALL_NSID in the caller's
+ * netns; it joins no group yet.
+ */
+static int all_nsid_listener(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd = nl_open(NETLINK_ROUTE);
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    set_opt(fd, NETLINK_LISTEN_ALL_NSID, 1)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* RTM_NEWNSID: the netns of @ns_fd gets @nsid in the caller's netns. */
+static int set_nsid(int ns_fd, int nsid)
+{
+	struct rtgenmsg g = { .rtgen_family = AF_UNSPEC };
+	char buf[1024];
+	struct req r;
+	__u32 fd = ns_fd;
+	ssize_t n;
+	int sock = nl_open(NETLINK_ROUTE), ret = -EIO;
+
+	if (sock < 0)
+		return -errno;
+	req_init(&r, RTM_NEWNSID, NLM_F_ACK);
+	req_put(&r, &g, sizeof(g));
+	req_attr(&r, NETNSA_NSID, &nsid, sizeof(nsid));
+	req_attr(&r, NETNSA_FD, &fd, sizeof(fd));
+	if (!nl_send(sock, &r)) {
+		n = nl_recv(sock, buf, sizeof(buf), 0);
+		if (n >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) &&
+		    ((struct nlmsghdr *)buf)->nlmsg_type == NLMSG_ERROR)
+			ret = ((struct nlmsgerr *)NLMSG_DATA(buf))->error;
+	}
+	close(sock);
+	return ret;
+}
+
+/* What a listener got: messages, and how many had which nsid cmsg. */
+struct nsid_seen {
+	int msgs, with_nsid, nsid;
+};
+
+/*
+ * Read what @fd was sent (the first within 2 s, the rest until 300 ms
+ * pass without one) and count the NETLINK_LISTEN_ALL_NSID cmsgs.
+ */
+static void nsid_read(int fd, struct nsid_seen *seen)
+{
+	struct timeval tv = { .tv_sec = 2 };
+	char buf[8192], ctl[CMSG_SPACE(sizeof(int)) * 4];
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+
+	memset(seen, 0, sizeof(*seen));
+	seen->nsid = -1;
+	for (;;) {
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		mh.msg_control = ctl;
+		mh.msg_controllen = sizeof(ctl);
+		if (recvmsg(fd, &mh, 0) <= 0)
+			return;
+		seen->msgs++;
+		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			if (c->cmsg_level != SOL_NETLINK ||
+			    c->cmsg_type != NETLINK_LISTEN_ALL_NSID)
+				continue;
+			seen->with_nsid++;
+			memcpy(&seen->nsid, CMSG_DATA(c), sizeof(int));
+		}
+		tv.tv_sec = 0;
+		tv.tv_usec = 300000;
+	}
+}
+
+/* Bring lo up or down through @ioc, a socket of lo's netns. */
+static int lo_set(int ioc, int up)
+{
+	struct ifreq ifr = {};
+
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(ioc, SIOCGIFFLAGS, &ifr))
+		return -errno;
+	ifr.ifr_flags = up ? ifr.ifr_flags | IFF_UP : ifr.ifr_flags & ~IFF_UP;
+	return ioctl(ioc, SIOCSIFFLAGS, &ifr) ? -errno : 0;
+}
+
+/*
+ * "net: netlink: fix sending unassigned nsid after assigned one" (6.1.176;
+ * Debian 6.1.176-1). Netns A gives netns B the nsid PEER_NSID; an
+ * RTNLGRP_LINK listener with NETLINK_LISTEN_ALL_NSID in each; lo goes up
+ * in B. The one in A gets B's events with the cmsg NETLINK_LISTEN_ALL_NSID
+ * = PEER_NSID; the one in B, the sender's own netns, gets them with no
+ * nsid cmsg, whichever listener joined first (netlink_broadcast() visits
+ * the one that joined last first). 6.1.170-3's do_one_broadcast() never
+ * clears nsid_is_set of the skb it hands on: when A's listener comes
+ * first, the clone for B's copies the flag, its nsid is set to B's id
+ * for itself, which is none, and B's listener gets a cmsg with nsid -1
+ * (NETNSA_NSID_NOT_ASSIGNED; seen with the change reverted).
+ */
+TEST(listen_all_nsid_own_netns_gets_no_nsid)
+{
+	struct nsid_seen in_a, in_b;
+	int order, ns_b, la, lb, ioc;
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	for (order = 0; order < 2; order++) {
+		ASSERT_EQ(unshare(CLONE_NEWNET), 0);
+		ns_b = open("/proc/self/ns/net", O_RDONLY);
+		ASSERT_GE(ns_b, 0);
+		lb = all_nsid_listener();
+		ASSERT_GE(lb, 0);
+		ioc = socket(AF_INET, SOCK_DGRAM, 0);
+		ASSERT_GE(ioc, 0);
+		ASSERT_EQ(unshare(CLONE_NEWNET), 0);
+		la = all_nsid_listener();
+		ASSERT_GE(la, 0);
+		ASSERT_EQ(set_nsid(ns_b, PEER_NSID), 0);
+
+		/* order 0: A's listener joins last, so it is visited first */
+		ASSERT_EQ(set_opt(order ? la : lb, NETLINK_ADD_MEMBERSHIP,
+				  RTNLGRP_LINK), 0);
+		ASSERT_EQ(set_opt(order ? lb : la, NETLINK_ADD_MEMBERSHIP,
+				  RTNLGRP_LINK), 0);
+		ASSERT_EQ(lo_set(ioc, 1), 0);
+		nsid_read(lb, &in_b);
+		nsid_read(la, &in_a);
+		TH_LOG("order %d: B's listener %d messages, %d with nsid %d; "
+		       "A's %d, %d with nsid %d", order, in_b.msgs, in_b.with_nsid, in_b.nsid,
+		       in_a.msgs, in_a.with_nsid, in_a.nsid);
+		EXPECT_GE(in_b.msgs, 1);
+		EXPECT_EQ(in_b.with_nsid, 0);
+		EXPECT_GE(in_a.msgs, 1);
+		EXPECT_EQ(in_a.with_nsid, in_a.msgs);
+		EXPECT_EQ(in_a.nsid, PEER_NSID);
+		close(la);
+		close(lb);
+		close(ioc);
+		close(ns_b);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "../kconform_util.h"
 
 #define REPS		7
 #define RUN_SECONDS	0.25	/* per side and repetition */
@@ -187,19 +188,6 @@ static int lo_up(void)
 	return ret;
 }
 
-static unsigned short csum(const void *data, int len, unsigned int sum)
-{
-	const unsigned short *p = data;
-
-	for (; len > 1; len -= 2)
-		sum += *p++;
-	if (len)
-		sum += *(const unsigned char *)p;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
 static void build_packets(struct side *s)
 {
 	int i;
@@ -229,7 +217,7 @@ static void build_packets(struct side *s)
 		ph[5] = htons(sizeof(p->tcp));
 		for (k = 0; k < 6; k++)
 			sum += ph[k];
-		p->tcp.check = csum(&p->tcp, sizeof(p->tcp), sum);
+		p->tcp.check = kc_inet_csum(&p->tcp, sizeof(p->tcp), sum);
 	}
 }
 

@@ -20,8 +20,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +43,7 @@
 
 #include "../kselftest_harness.h"
 #include "../kconform_fuzz.h"
+#include "../kconform_util.h"
 
 #define CHILD_KNOB	"/proc/sys/net/ipv4/tcp_child_ehash_entries"
 #define EHASH_KNOB	"/proc/sys/net/ipv4/tcp_ehash_entries"
@@ -1165,6 +1173,518 @@ TEST_F_TIMEOUT(ehash, netns_alloc_fault_falls_back, 600)
 	EXPECT_EQ(read_ok(_metadata, EHASH_KNOB), FAULT_ENTRIES);
 	close(nf.kmsg);
 	close(nf.parent);
+}
+
+/* ---- what 6.1's stable updates changed ------------------------------- */
+
+/*
+ * Behaviours that upstream stable commits changed between Debian's
+ * 6.1.170-3 and 6.1.192-3 in the code this target covers. Each case
+ * asserts 6.1.192's values, names the stable commit and the first
+ * Debian release that has it, and says what 6.1.170-3 does instead
+ * (patches/fixes.toml lists the fixes among them, so the runner reports
+ * a release without one as carrying its bug). Each case runs in a netns
+ * of its own.
+ */
+
+#define REORDERING	"/proc/sys/net/ipv4/tcp_reordering"
+#define MAX_REORDERING	"/proc/sys/net/ipv4/tcp_max_reordering"
+#define RMEM		"/proc/sys/net/ipv4/tcp_rmem"
+
+/* include/net/tcp.h: the smallest MSS TCP advertises */
+#define TCP_MIN_MSS	88
+
+FIXTURE(stable) {
+	const char *skip;
+};
+
+FIXTURE_SETUP(stable)
+{
+	if (geteuid()) {
+		self->skip = "needs root";
+		return;
+	}
+	enter_new_netns(_metadata);
+	lo_up(_metadata);
+}
+
+FIXTURE_TEARDOWN(stable)
+{
+}
+
+/*
+ * "net: ipv4: bound TCP reordering sysctl writes and MTU probe sizes"
+ * (6.1.178; Debian 6.1.180-1): tcp_reordering is bounded by [1,
+ * tcp_max_reordering] and tcp_max_reordering by [1, INT_MAX], and a
+ * netns's tcp_reordering by that netns's own tcp_max_reordering (the
+ * netns copy of the table points extra2 at its own field). 6.1.170-3
+ * takes any int for both: 0, and a tcp_reordering above the maximum.
+ */
+TEST_F(stable, tcp_reordering_bounded_by_own_netns_max)
+{
+	long init_max;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	init_max = read_ok(_metadata, MAX_REORDERING);
+	EXPECT_EQ(init_max, 300);
+	EXPECT_EQ(read_ok(_metadata, REORDERING), 3);
+
+	EXPECT_EQ(write_long(REORDERING, 0), -EINVAL);
+	EXPECT_EQ(write_long(MAX_REORDERING, 0), -EINVAL);
+	EXPECT_EQ(write_long(REORDERING, -1), -EINVAL);
+	EXPECT_EQ(write_long(REORDERING, init_max + 1), -EINVAL);
+	EXPECT_EQ(read_ok(_metadata, REORDERING), 3);
+	EXPECT_EQ(read_ok(_metadata, MAX_REORDERING), init_max);
+	EXPECT_EQ(write_long(REORDERING, init_max), 0);
+	EXPECT_EQ(write_long(REORDERING, 1), 0);
+
+	/* this netns's maximum, not the initial netns's 300 */
+	ASSERT_EQ(write_long(MAX_REORDERING, 10), 0);
+	EXPECT_EQ(write_long(REORDERING, 11), -EINVAL);
+	EXPECT_EQ(write_long(REORDERING, 10), 0);
+	ASSERT_EQ(write_long(MAX_REORDERING, 1000), 0);
+	EXPECT_EQ(write_long(REORDERING, 301), 0);
+	EXPECT_EQ(read_ok(_metadata, REORDERING), 301);
+}
+
+/*
+ * "tcp: do not let tcp_rmem be set below 4096" (6.1.189; Debian
+ * 6.1.190-1): each of tcp_rmem's three values is at least 4096 (it was
+ * at least 1); a refused write leaves the values as they were.
+ * 6.1.170-3 takes "1 131072 6291456" and reads back 1.
+ */
+TEST_F(stable, tcp_rmem_minimum_is_4096)
+{
+	char before[128], after[128], buf[128];
+	long min = 0, def = 0, max = 0;
+	int fd, n;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	fd = open(RMEM, O_RDWR);
+	ASSERT_GE(fd, 0);
+	memset(before, 0, sizeof(before));
+	ASSERT_GT(pread(fd, before, sizeof(before) - 1, 0), 0);
+	n = sscanf(before, "%ld %ld %ld", &min, &def, &max);
+	ASSERT_EQ(n, 3);
+	EXPECT_EQ(min, 4096);
+
+	snprintf(buf, sizeof(buf), "1 %ld %ld\n", def, max);
+	EXPECT_EQ(write_fd_str(fd, buf), -EINVAL);
+	snprintf(buf, sizeof(buf), "4095 %ld %ld\n", def, max);
+	EXPECT_EQ(write_fd_str(fd, buf), -EINVAL);
+	memset(after, 0, sizeof(after));
+	ASSERT_GT(pread(fd, after, sizeof(after) - 1, 0), 0);
+	EXPECT_STREQ(after, before);
+
+	snprintf(buf, sizeof(buf), "4096 65536 %ld\n", max);
+	EXPECT_EQ(write_fd_str(fd, buf), 0);
+	memset(after, 0, sizeof(after));
+	ASSERT_GT(pread(fd, after, sizeof(after) - 1, 0), 0);
+	snprintf(buf, sizeof(buf), "4096\t65536\t%ld\n", max);
+	EXPECT_STREQ(after, buf);
+	close(fd);
+}
+
+/* A listener on @addr:0 (its port in @sa) and @n clients connected to it
+ * from @addr, each accepted: @c[i] the client, @a[i] its accepted end.
+ */
+static void loopback_pairs(struct __test_metadata *_metadata, in_addr_t addr,
+			   int n, int *c, int *a)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = addr };
+	socklen_t alen = sizeof(sa);
+	int lfd, i;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(listen(lfd, n), 0);
+	ASSERT_EQ(getsockname(lfd, (struct sockaddr *)&sa, &alen), 0);
+	for (i = 0; i < n; i++) {
+		struct sockaddr_in src = { .sin_family = AF_INET,
+					   .sin_addr.s_addr = addr };
+
+		c[i] = socket(AF_INET, SOCK_STREAM, 0);
+		ASSERT_GE(c[i], 0);
+		ASSERT_EQ(bind(c[i], (struct sockaddr *)&src, sizeof(src)), 0);
+		ASSERT_EQ(connect(c[i], (struct sockaddr *)&sa, sizeof(sa)), 0)
+			TH_LOG("connect: %s", strerror(errno));
+		a[i] = accept(lfd, NULL, NULL);
+		ASSERT_GE(a[i], 0);
+	}
+	close(lfd);
+}
+
+static __u32 tcp_timestamp(struct __test_metadata *_metadata, int fd)
+{
+	socklen_t len = sizeof(__u32);
+	__u32 ts;
+
+	ASSERT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_TIMESTAMP, &ts, &len), 0);
+	return ts;
+}
+
+/* |@a - @b| in ms on the 32-bit TCP timestamp clock */
+static __u32 ts_distance(__u32 a, __u32 b)
+{
+	__s32 d = (__s32)(a - b);
+
+	return d < 0 ? -(__u32)d : (__u32)d;
+}
+
+#define TS_PAIRS	4
+/* two reads of one clock a moment apart differ by less than this (ms) */
+#define TS_NEAR		2000
+
+/*
+ * "tcp: secure_seq: add back ports to TS offset" (6.1.191; Debian
+ * 6.1.192-1): a connection's TCP timestamp offset is a hash of its
+ * 4-tuple, ports included, so two connections between the same
+ * addresses from different source ports have unrelated offsets, on the
+ * connecting side (tcp_v4_connect()) and on the accepted one (the
+ * request's). Not a fix: a behaviour, pinned here as 6.1.192 has it.
+ * 6.1.170-3 hashes the addresses only: every connection 127.0.0.1 ->
+ * 127.0.0.1 of a netns has the same offset, and TCP_TIMESTAMP of two of
+ * them read a moment apart differ by the milliseconds between the reads.
+ * Each of TS_PAIRS pairs must differ by TS_NEAR ms or more: two random
+ * 32-bit offsets come that near with p = 2 * TS_NEAR / 2^32 (1e-6).
+ */
+TEST_F(stable, ts_offset_depends_on_ports)
+{
+	int c[2], a[2], i, j, far_c = 0, far_a = 0;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_EQ(read_ok(_metadata, "/proc/sys/net/ipv4/tcp_timestamps"), 1);
+	for (i = 0; i < TS_PAIRS; i++) {
+		__u32 tc[2], ta[2];
+
+		loopback_pairs(_metadata, htonl(INADDR_LOOPBACK), 2, c, a);
+		for (j = 0; j < 2; j++) {
+			tc[j] = tcp_timestamp(_metadata, c[j]);
+			ta[j] = tcp_timestamp(_metadata, a[j]);
+		}
+		TH_LOG("pair %d: clients %u %u, accepted %u %u", i,
+		       tc[0], tc[1], ta[0], ta[1]);
+		far_c += ts_distance(tc[0], tc[1]) >= TS_NEAR;
+		far_a += ts_distance(ta[0], ta[1]) >= TS_NEAR;
+		for (j = 0; j < 2; j++) {
+			close(c[j]);
+			close(a[j]);
+		}
+	}
+	EXPECT_EQ(far_c, TS_PAIRS);
+	EXPECT_EQ(far_a, TS_PAIRS);
+}
+
+/* ---- rtnetlink: a route through lo ------------------------------------ */
+
+struct route_req {
+	struct nlmsghdr nh;
+	struct rtmsg rt;
+	char attrs[128];
+};
+
+static void route_attr(struct route_req *r, __u16 type, const void *data,
+		       size_t len)
+{
+	struct rtattr *a = (struct rtattr *)((char *)r +
+					     NLMSG_ALIGN(r->nh.nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(len);
+	memcpy(RTA_DATA(a), data, len);
+	r->nh.nlmsg_len = NLMSG_ALIGN(r->nh.nlmsg_len) + RTA_ALIGN(a->rta_len);
+}
+
+/*
+ * Add the route of @type to @dst/32 through lo in @table, with the
+ * metric advmss @advmss unless 0: the error of the kernel's ACK.
+ */
+static int route_add(in_addr_t dst, __u8 table, __u8 type, __u32 advmss)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct route_req r = {};
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr err;
+	} ack;
+	int fd, oif = if_nametoindex("lo"), ret = -EIO;
+
+	r.nh.nlmsg_len = NLMSG_LENGTH(sizeof(r.rt));
+	r.nh.nlmsg_type = RTM_NEWROUTE;
+	r.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
+			   NLM_F_EXCL;
+	r.rt.rtm_family = AF_INET;
+	r.rt.rtm_dst_len = 32;
+	r.rt.rtm_table = table;
+	r.rt.rtm_protocol = RTPROT_BOOT;
+	r.rt.rtm_scope = type == RTN_LOCAL ? RT_SCOPE_HOST : RT_SCOPE_LINK;
+	r.rt.rtm_type = type;
+	route_attr(&r, RTA_DST, &dst, sizeof(dst));
+	route_attr(&r, RTA_OIF, &oif, sizeof(oif));
+	if (advmss) {
+		struct {
+			struct rtattr hdr;
+			struct rtattr a;
+			__u32 v;
+		} m = {
+			.hdr = { .rta_len = sizeof(m), .rta_type = RTA_METRICS },
+			.a = { .rta_len = RTA_LENGTH(4), .rta_type = RTAX_ADVMSS },
+			.v = advmss,
+		};
+
+		memcpy((char *)&r + NLMSG_ALIGN(r.nh.nlmsg_len), &m, sizeof(m));
+		r.nh.nlmsg_len = NLMSG_ALIGN(r.nh.nlmsg_len) + sizeof(m);
+	}
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	if (sendto(fd, &r, r.nh.nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) == r.nh.nlmsg_len &&
+	    recv(fd, &ack, sizeof(ack), 0) >= (ssize_t)sizeof(ack) &&
+	    ack.nh.nlmsg_type == NLMSG_ERROR)
+		ret = ack.err.error;
+	close(fd);
+	return ret;
+}
+
+static __u32 tcp_advmss(struct __test_metadata *_metadata, int fd)
+{
+	struct tcp_info ti = {};
+	socklen_t len = sizeof(ti);
+
+	ASSERT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len), 0);
+	return ti.tcpi_advmss;
+}
+
+/*
+ * "tcp: clamp route advmss to TCP_MIN_MSS" (6.1.191; Debian 6.1.192-1):
+ * a route's advmss below TCP_MIN_MSS (88) is raised to 88, for the
+ * connecting socket (tcp_connect_init()), the SYN-ACK and the accepted
+ * socket (tcp_v4_syn_recv_sock()). 6.1.170-3 uses the route's 40 as is
+ * on both ends. A route's advmss of 1000 is taken as is by both. The
+ * netns has timestamps off: with them both ends take 12 bytes (the
+ * option) off advmss once the handshake has agreed on them.
+ */
+TEST_F(stable, route_advmss_clamped_to_min_mss)
+{
+	static const struct {
+		in_addr_t addr;
+		__u32 advmss, want;
+	} rows[] = {
+		{ 0x7f000002, 40, TCP_MIN_MSS },
+		{ 0x7f000003, 1000, 1000 },
+	};
+	unsigned int i;
+	int c, a;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_EQ(write_long("/proc/sys/net/ipv4/tcp_timestamps", 0), 0);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		ASSERT_EQ(route_add(htonl(rows[i].addr), RT_TABLE_LOCAL,
+				    RTN_LOCAL, rows[i].advmss), 0);
+		loopback_pairs(_metadata, htonl(rows[i].addr), 1, &c, &a);
+		EXPECT_EQ(tcp_advmss(_metadata, c), rows[i].want)
+			TH_LOG("route advmss %u, connecting end", rows[i].advmss);
+		EXPECT_EQ(tcp_advmss(_metadata, a), rows[i].want)
+			TH_LOG("route advmss %u, accepted end", rows[i].advmss);
+		close(c);
+		close(a);
+	}
+}
+
+/* ---- a TCP peer played by hand ----------------------------------------- */
+
+/*
+ * The peer is 10.99.0.2, routed through lo: what the listener sends it
+ * loops back with the output route attached, whose input is
+ * dst_discard(), so no TCP of this netns answers it (127.0.0.0/8 would
+ * be local, and its RST would reset the request first). An AF_PACKET
+ * socket on lo sees those segments leave; the peer's own are sent on
+ * an IPPROTO_RAW socket.
+ */
+#define PEER_ADDR	0x0a630002
+#define PEER_PORT	40000
+#define PEER_ISN	1000
+
+struct peer {
+	int raw, pkt;
+	struct sockaddr_in listener;
+};
+
+struct segment {
+	struct iphdr ip;
+	struct tcphdr tcp;
+};
+
+static void peer_open(struct __test_metadata *_metadata, struct peer *p,
+		      int lfd)
+{
+	struct sockaddr_ll ll = { .sll_family = AF_PACKET,
+				  .sll_protocol = htons(ETH_P_ALL) };
+	socklen_t alen = sizeof(p->listener);
+
+	ASSERT_EQ(route_add(htonl(PEER_ADDR), RT_TABLE_MAIN, RTN_UNICAST, 0), 0);
+	ASSERT_EQ(getsockname(lfd, (struct sockaddr *)&p->listener, &alen), 0);
+	p->raw = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	ASSERT_GE(p->raw, 0);
+	/* only ETH_P_ALL sockets see what leaves (dev_queue_xmit_nit()) */
+	p->pkt = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_ALL));
+	ASSERT_GE(p->pkt, 0);
+	ll.sll_ifindex = if_nametoindex("lo");
+	ASSERT_EQ(bind(p->pkt, (struct sockaddr *)&ll, sizeof(ll)), 0);
+}
+
+/* Send the peer's segment with @flags (TH_*), @seq and @ack. */
+static void peer_send(struct __test_metadata *_metadata, struct peer *p,
+		      __u8 flags, __u32 seq, __u32 ack)
+{
+	struct segment s = {};
+	unsigned short ph[6];
+	unsigned int sum = 0;
+	int k;
+
+	s.ip.version = 4;
+	s.ip.ihl = 5;
+	s.ip.ttl = 64;
+	s.ip.protocol = IPPROTO_TCP;
+	s.ip.tot_len = htons(sizeof(s));
+	s.ip.saddr = htonl(PEER_ADDR);
+	s.ip.daddr = p->listener.sin_addr.s_addr;
+	s.tcp.source = htons(PEER_PORT);
+	s.tcp.dest = p->listener.sin_port;
+	s.tcp.seq = htonl(seq);
+	s.tcp.ack_seq = htonl(ack);
+	s.tcp.doff = 5;
+	s.tcp.syn = !!(flags & TH_SYN);
+	s.tcp.rst = !!(flags & TH_RST);
+	s.tcp.ack = !!(flags & TH_ACK);
+	s.tcp.window = htons(65535);
+	memcpy(&ph[0], &s.ip.saddr, 4);
+	memcpy(&ph[2], &s.ip.daddr, 4);
+	ph[4] = htons(IPPROTO_TCP);
+	ph[5] = htons(sizeof(s.tcp));
+	for (k = 0; k < 6; k++)
+		sum += ph[k];
+	s.tcp.check = kc_inet_csum(&s.tcp, sizeof(s.tcp), sum);
+	ASSERT_EQ(sendto(p->raw, &s, sizeof(s), 0,
+			 (struct sockaddr *)&p->listener,
+			 sizeof(p->listener)), sizeof(s));
+}
+
+/*
+ * The next segment the listener sent the peer with SYN set as @syn says
+ * (a SYN-ACK retransmitted meanwhile is not the answer looked for),
+ * waiting up to @ms: 1 with it in @t, 0 if none came.
+ */
+static int peer_recv(struct peer *p, struct tcphdr *t, bool syn, int ms)
+{
+	struct pollfd pfd = { .fd = p->pkt, .events = POLLIN };
+	struct segment s;
+	struct sockaddr_ll ll;
+	socklen_t alen;
+
+	while (poll(&pfd, 1, ms) == 1) {
+		alen = sizeof(ll);
+		if (recvfrom(p->pkt, &s, sizeof(s), 0, (struct sockaddr *)&ll,
+			     &alen) < (ssize_t)sizeof(s))
+			continue;
+		if (ll.sll_pkttype != PACKET_OUTGOING ||
+		    ll.sll_protocol != htons(ETH_P_IP) ||
+		    s.ip.protocol != IPPROTO_TCP ||
+		    s.ip.daddr != htonl(PEER_ADDR) ||
+		    s.tcp.dest != htons(PEER_PORT) || s.tcp.syn != syn)
+			continue;
+		*t = s.tcp;
+		return 1;
+	}
+	return 0;
+}
+
+static long netstat_count(const char *name)
+{
+	static char keys[16384], vals[16384];
+	char *k, *v, *ks, *vs;
+	FILE *f = fopen("/proc/net/netstat", "r");
+	long ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(keys, sizeof(keys), f) && fgets(vals, sizeof(vals), f)) {
+		if (strncmp(keys, "TcpExt:", 7))
+			continue;
+		for (k = strtok_r(keys, "\n ", &ks), v = strtok_r(vals, "\n ", &vs);
+		     k && v;
+		     k = strtok_r(NULL, "\n ", &ks), v = strtok_r(NULL, "\n ", &vs))
+			if (!strcmp(k, name))
+				ret = strtol(v, NULL, 10);
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * "tcp: challenge ACK for non-exact RST in SYN-RECEIVED" (6.1.191;
+ * Debian 6.1.192-1): RFC 5961 3.2 (RFC 9293 3.10.7.4) in SYN-RECEIVED.
+ * An RST inside the window whose sequence number is not exactly
+ * rcv_nxt gets a challenge ACK (seq = ISN + 1, ack = rcv_nxt,
+ * TCPChallengeACK + 1) and the request stays: the handshake's ACK then
+ * completes it and accept() returns the connection. 6.1.170-3 resets
+ * the request on any RST in the window: no answer to it, and the final
+ * ACK finds only the listener, which answers with an RST.
+ */
+TEST_F(stable, syn_recv_non_exact_rst_gets_challenge_ack)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct pollfd pfd = { .events = POLLIN };
+	struct tcphdr t;
+	struct peer p;
+	long challenges;
+	__u32 isn;
+	int lfd, cfd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(listen(lfd, 4), 0);
+	pfd.fd = lfd;
+	peer_open(_metadata, &p, lfd);
+	challenges = netstat_count("TCPChallengeACK");
+	ASSERT_GE(challenges, 0);
+
+	peer_send(_metadata, &p, TH_SYN, PEER_ISN, 0);
+	ASSERT_EQ(peer_recv(&p, &t, true, 2000), 1) TH_LOG("no SYN-ACK");
+	ASSERT_TRUE(t.syn && t.ack);
+	ASSERT_EQ(ntohl(t.ack_seq), PEER_ISN + 1);
+	isn = ntohl(t.seq);
+
+	/* in the window, one past rcv_nxt */
+	peer_send(_metadata, &p, TH_RST, PEER_ISN + 2, 0);
+	EXPECT_EQ(peer_recv(&p, &t, false, 1000), 1) TH_LOG("no challenge ACK");
+	EXPECT_TRUE(t.ack && !t.syn && !t.rst);
+	EXPECT_EQ(ntohl(t.seq), isn + 1);
+	EXPECT_EQ(ntohl(t.ack_seq), PEER_ISN + 1);
+	EXPECT_EQ(netstat_count("TCPChallengeACK"), challenges + 1);
+
+	peer_send(_metadata, &p, TH_ACK, PEER_ISN + 1, isn + 1);
+	poll(&pfd, 1, 1000);
+	cfd = accept(lfd, NULL, NULL);
+	EXPECT_GE(cfd, 0) TH_LOG("accept: %s", strerror(errno));
+	EXPECT_EQ(peer_recv(&p, &t, false, 200), 0)
+		TH_LOG("the final ACK was answered (rst %d)", t.rst);
+	if (cfd >= 0)
+		close(cfd);
+	close(p.raw);
+	close(p.pkt);
+	close(lfd);
 }
 
 TEST_HARNESS_MAIN

@@ -60,19 +60,11 @@ class Release:
 	version: Optional[str]		# the Debian version (its changelog's first entry)
 
 
-def _changelog_version(path: Optional[Path]) -> Optional[str]:
-	if path is None or not path.exists():
-		return None
-	with gzip.open(path, 'rt', errors='replace') as f:
-		m = re.match(r'^\S+ \(([^)]+)\)', f.readline())
-	return m.group(1) if m else None
-
-
 def _release(name: str, src: tree.Source, changelog: Optional[Path]) -> Release:
 	patched = src.tree if (src.work / 'stamp').exists() and src.tree.is_dir() else None
 	have = changelog if changelog and changelog.exists() else None
 	return Release(name, src.name, src.pristine, patched, have,
-		       _changelog_version(have))
+		       tree.changelog_version(have))
 
 
 def locate(name: str, cache: Path, log_dir: Path, fetch: bool = True) -> Release:
@@ -92,8 +84,7 @@ def locate(name: str, cache: Path, log_dir: Path, fetch: bool = True) -> Release
 		if not fetch and not (cache / 'pristine' / 'stamp').exists():
 			raise KconformError(f'{name}: its tree is not extracted in {cache}')
 		src = tree.debian_source(cache, log_dir)
-		return _release(name, src, Path('/usr/share/doc') / tree.DEBIAN_DIR /
-				'changelog.Debian.gz')
+		return _release(name, src, tree.DEBIAN_CHANGELOG)
 	if args[0] != '--source':
 		raise InputError(f'{name}: a package\'s kernel has no source tree to compare')
 	package, wanted = tree.parse_release(args[1])
@@ -600,8 +591,7 @@ def older(a: Release, b: Release) -> bool:
 	"""Is a's Debian version before b's (False when either is unknown)?"""
 	if not a.version or not b.version:
 		return False
-	return subprocess.run(['dpkg', '--compare-versions', a.version, 'lt', b.version],
-			      check=False).returncode == 0
+	return tree.version_lt(a.version, b.version)
 
 
 def between(repo: Path, cache: Path, a: str, b: str, results: Path,

@@ -215,7 +215,8 @@ class Verdict:
 				     ('fixed: remove this entry', self.fixed),
 				     ('flaky' + (' (fails the gate)' if self.fail_on_flaky
 						 else ''), self.flaky),
-				     ('finding, a bug the series fixes (not a failure)', self.carried),
+				     ('finding, a bug the series or a stable update fixes '
+				      '(not a failure)', self.carried),
 				     ('new failure', self.new_failures),
 				     ('new pass', self.new_passes),
 				     ('new skip', self.new_skips),
@@ -234,7 +235,7 @@ class Verdict:
 		failed = sum(c.get(s.value, 0) for s in BAD)
 		spared = [(n, word) for n, word in (
 			(len(self.accepted), 'accepted'),
-			(len(self.carried), 'carry a bug the series fixes'))
+			(len(self.carried), 'carry a bug the series or a stable update fixes'))
 			if n]
 		line = (f'{c.get("pass", 0)} passed, {failed - sum(n for n, _ in spared)} '
 			f'failed, {c.get("skip", 0)} skipped')

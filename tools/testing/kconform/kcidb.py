@@ -5,7 +5,7 @@ One checkout (patchset_hash = the series digest), one build (the kernel
 of the run's variant, which serves KUnit and kselftests), one test per
 case. crash and timeout are ERROR; a benchmark case is DONE, one test
 per metric, with its number. A failure that a known issue accepts, and
-a guard failing because the tree carries a bug the series fixes, is
+a guard failing because the tree carries a bug the series or a stable update fixes, is
 sent as it is (FAIL, ERROR) with an incident of an issue: the known
 issue, or the fix's bug.
 

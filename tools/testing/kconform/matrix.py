@@ -124,7 +124,8 @@ def fix_rows(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]]
 	names: Dict[str, Dict[str, str]] = {}
 	for r in releases:
 		for f in results[r].get('fixes', []):
-			key = f['patch'][:4] + (f' ({f["component"]})' if f.get('component') else '')
+			key = (f['patch'] if f.get('release') else f['patch'][:4]) + \
+				(f' ({f["component"]})' if f.get('component') else '')
 			names.setdefault(key, {})[r] = str(f['verdict'])
 	return [(k, [v.get(r, ABSENT) for r in releases]) for k, v in names.items()]
 
@@ -149,7 +150,7 @@ def summary(releases: Sequence[str], results: Mapping[str, Mapping[str, Any]],
 			lines.append('      error: ' + str(e).split('\n', 1)[0])
 	lines.append('== cases whose verdict differs between releases')
 	lines += ['   ' + l for l in table(releases, folded(rows))]
-	lines.append('== the series\' bugs per release (fixes omitted: carries / fixed)')
+	lines.append('== bugs per release, the series\' (fixes omitted) and the upstream stable fixes\' (carries / fixed)')
 	lines += ['   ' + l for l in table(releases, fix_rows(releases, results))]
 	for r in releases:
 		fx = results[r].get('fixes', [])

@@ -264,7 +264,7 @@ def derive(r: Run) -> Optional[Boots]:
 	layout = tree.Layout(REPO)
 	fix_list = fixes.load(layout.patches, layout.series())
 	if not kern.tree_fixes(rep.kernel.fixes):
-		src.omit = tuple(f.patch for f in fix_list)
+		src.omit = tuple(f.patch for f in fix_list if not f.release)
 	try:
 		with r.st.stage('patch', f'series + overlays onto {src.name}'):
 			digest, changed = tree.derive(layout, src, inputs.out)
@@ -488,7 +488,8 @@ def reruns(r: Run, b: Boots) -> None:
 	for attempt in range(1, r.inputs.retries + 1):
 		redo = gate.to_rerun(r.results, r.inputs.known, r.rep.kernel.version,
 				     b.accel, today, fixes.findings(
-					     b.fix_list, r.results, r.rep.kernel.fixes == 'apply'))
+					     b.fix_list, r.results, r.rep.kernel.fixes == 'apply',
+					     fixes.release_of(r.rep.kernel)))
 		if not redo:
 			break
 		names = ', '.join(f'{k}:{n}' for k, n in sorted(redo))
@@ -552,7 +553,7 @@ def parse(inputs: Inputs, kind: str, raw: List[str]) -> Tuple[int, report.RunRep
 # --- finish ------------------------------------------------------------------
 
 def _fixes_verdicts(rep: report.RunReport, results: List[Suite]
-		    ) -> Tuple[List[fixes.Fix], bool]:
+		    ) -> Tuple[List[fixes.Fix], bool, Optional[str]]:
 	layout = tree.Layout(REPO)
 	try:
 		fix_list = fixes.load(layout.patches, layout.series())
@@ -560,8 +561,10 @@ def _fixes_verdicts(rep: report.RunReport, results: List[Suite]
 		rep.fail('finish', str(e))
 		fix_list = []
 	applied = rep.kernel.fixes == 'apply'
-	rep.fixes = fixes.verdicts(fix_list, results, applied, rep.kernel.package is not None)
-	return fix_list, applied
+	release = fixes.release_of(rep.kernel)
+	rep.fixes = fixes.verdicts(fix_list, results, applied, rep.kernel.package is not None,
+				   release)
+	return fix_list, applied, release
 
 
 def decide(rep: report.RunReport, results: List[Suite], st: Stages,
@@ -569,11 +572,11 @@ def decide(rep: report.RunReport, results: List[Suite], st: Stages,
 	"""The report's suites, fixes and gate."""
 	rep.suites = results
 	rep.stages = st.times
-	fix_list, applied = _fixes_verdicts(rep, results)
+	fix_list, applied, release = _fixes_verdicts(rep, results)
 	verdict = gate.decide(results, inputs.known, inputs.baseline, datetime.date.today(),
 			      rep.kernel.version, rep.accel,
 			      inputs.fail_on_flaky,
-			      fixes.findings(fix_list, results, applied),
+			      fixes.findings(fix_list, results, applied, release),
 			      gate.scope(inputs.selection, results), rep.errors)
 	if inputs.prove_fixes:
 		verdict.problems += fixes.proof(rep.fixes, verdict.new_failures +

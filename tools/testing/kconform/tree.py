@@ -11,10 +11,12 @@ change keep their timestamps and nothing is rebuilt for them.
 from __future__ import annotations
 
 import datetime
+import gzip
 import hashlib
 import json
 import re
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
@@ -24,6 +26,7 @@ from .model import InputError, KconformError
 
 DEBIAN_TARBALL = Path('/usr/src/linux-source-6.1.tar.xz')
 DEBIAN_DIR = 'linux-source-6.1'
+DEBIAN_CHANGELOG = Path('/usr/share/doc') / DEBIAN_DIR / 'changelog.Debian.gz'
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,21 @@ def debian_source(cache: Path, log_dir: Path) -> Source:
 		      ident=ident)
 
 
+def changelog_version(path: Optional[Path]) -> Optional[str]:
+	"""The Debian version of a changelog.Debian.gz's first entry."""
+	if path is None or not path.exists():
+		return None
+	with gzip.open(path, 'rt', errors='replace') as f:
+		m = re.match(r'^\S+ \(([^)]+)\)', f.readline())
+	return m.group(1) if m else None
+
+
+def version_lt(a: str, b: str) -> bool:
+	"""Is the Debian version a before b (dpkg's order)?"""
+	return subprocess.run(['dpkg', '--compare-versions', a, 'lt', b],
+			      check=False).returncode == 0
+
+
 def parse_release(spec: str) -> Tuple[str, Optional[str]]:
 	"""--source PACKAGE[=VERSION]: a Debian linux-source package."""
 	package, _, version = spec.partition('=')
@@ -108,8 +126,11 @@ def parse_release(spec: str) -> Tuple[str, Optional[str]]:
 def release_work(cache: Path, package: str, version: str) -> Path:
 	"""One work folder (patched tree, builds) per release, so that going
 	back to a release built before is a warm run; the installed
-	linux-source-6.1's is the default tree's (`debian`)."""
-	return cache / 'work' / re.sub(r'[^A-Za-z0-9.=+~_-]', '_', f'{package}={version}')
+	linux-source-6.1's is the default tree's (`debian`). Its name has
+	no '=' (nor ':' or '~'): kbuild's tools (resolve_btfids' libbpf and
+	libsubcmd) are made in O= below it, and make takes a path with '='
+	for a variable assignment (the build of 6.1.170-3 failed so)."""
+	return cache / 'work' / re.sub(r'[^A-Za-z0-9.+_-]', '_', f'{package}_{version}')
 
 
 # A new build of the debug variant takes ~15 GiB; before a run writes

@@ -127,6 +127,25 @@ class ParseTest(unittest.TestCase):
 		self.assertEqual(got[('netlink_intro', 'netlink_intro_test/'
 				      'genl.dump_families')], 'pass')
 
+	def test_a_console_before_the_stable_fixes_carries_their_bugs(self) -> None:
+		# a saved console names no release: the stable fixes' failing
+		# guards are what the tree carries; the TS offset, no fix, fails
+		rc, out, _ = main('parse', '--kind', 'kselftest', '--out', str(self.out),
+				  *NO_KNOWN, str(DATA / 'stable_reverted.log'))
+		self.assertEqual(rc, 1, out)
+		summary = (self.out / 'summary.txt').read_text()
+		self.assertEqual(summary.count('  carries the bug  ('), 7, summary)
+		self.assertIn('not failures: 7 carry a bug the series or a stable '
+			      'update fixes', summary)
+		data = json.loads((self.out / 'results.json').read_text())
+		self.assertEqual(data['gate']['failures'], [
+			'kselftest:tcp_ehash:tcp_ehash_test/stable.ts_offset_depends_on_ports'])
+		fixes = data['fixes']
+		rmem = [f for f in fixes if f['patch'] == 'tcp: do not let tcp_rmem be '
+			'set below 4096']
+		self.assertEqual([(f['release'], f['applied'], f['verdict']) for f in rmem],
+				 [('6.1.190-1', False, 'carries the bug')])
+
 	def test_kernel_report_fails(self) -> None:
 		rc, out, _ = self.parse('kselftest_kasan_panic.log')
 		self.assertEqual(rc, 1)

@@ -3,9 +3,11 @@
 
 import datetime
 import unittest
+from pathlib import Path
 from typing import List
 
-from kconform import fixes, gate, inputs, listing, suites, tree
+from kconform import fixes, gate, inputs, lanes, listing, matrix, suites, tree
+from kconform.report import KernelInfo
 from kconform.model import Case, Status, Suite
 
 LAYOUT = tree.Layout(inputs.REPO)
@@ -47,7 +49,8 @@ class FixesTest(unittest.TestCase):
 				with self.subTest(fix.patch, distro_guard=glob):
 					one = fixes.Fix(fix.patch, '', '', (glob,))
 					self.assertTrue(any(one.guards_case(k) for k in listed))
-		self.assertEqual(len([f for f in fix_list() if f.guards]), 12)
+		self.assertEqual(len([f for f in fix_list() if f.guards and not f.release]), 12)
+		self.assertEqual(len([f for f in fix_list() if f.release]), 7)
 
 	def test_omitted_fix_whose_guard_fails_is_a_finding(self) -> None:
 		run = thermal(Case(NO_TRIPS, Status.FAIL, 'Expected ret == 0, but ret == -22'),
@@ -63,7 +66,7 @@ class FixesTest(unittest.TestCase):
 		self.assertTrue(v.ok)
 		self.assertEqual(v.carried, [f'kunit:thermal_of:{NO_TRIPS}'])
 		self.assertEqual(v.lines()[-2:], ['gate: of the 1 failed in results.json totals, '
-						  'not failures: 1 carry a bug the series fixes',
+						  'not failures: 1 carry a bug the series or a stable update fixes',
 						  '1 passed, 0 failed, 0 skipped'])
 		text = '\n'.join(fixes.lines(table))
 		self.assertIn('0103-thermal-of-fix-writable-trips-mask-of-zone-without-trips'
@@ -71,7 +74,7 @@ class FixesTest(unittest.TestCase):
 		self.assertIn('upstream: 83c2d444ed9d', text)
 		# 0201's guards are not in this run: one line, not a row each
 		self.assertNotIn('0201', text)
-		self.assertIn('and 11 more not determined: no guard of theirs in '
+		self.assertIn('and 18 more not determined: no guard of theirs in '
 			      'this run', text)
 
 	def test_a_run_without_any_guard_has_no_section(self) -> None:
@@ -127,6 +130,117 @@ class FixesTest(unittest.TestCase):
 		v = gate.decide(run + [boot], [], old, TODAY,
 				'6.1.192', 'tcg', False, found)
 		self.assertEqual((v.appeared, v.new_failures), ([], []))
+
+
+
+# the console of a kselftest boot of 6.1.192 with the eight upstream
+# changes reverted (tools/testing/breakage/stable-*.patch): what a release
+# before them shows
+STABLE_LOG = Path(__file__).parent / 'test_data' / 'stable_reverted.log'
+STABLE_TARGETS = ['tcp_ehash', 'netlink_intro', 'bpf_iter_params']
+RMEM = 'tcp: do not let tcp_rmem be set below 4096'
+NSID = 'net: netlink: fix sending unassigned nsid after assigned one'
+
+
+def reverted() -> List[Suite]:
+	return lanes.recorded(STABLE_LOG.read_text().splitlines(), STABLE_TARGETS)
+
+
+class StableFixesTest(unittest.TestCase):
+	"""fixes.toml's stable table: upstream fixes a Debian release lacks."""
+
+	def by_title(self, table: List[dict]) -> dict:	# type: ignore[type-arg]
+		return {f['patch']: f for f in table if f.get('release')}
+
+	def test_each_stable_fix_names_its_first_release(self) -> None:
+		got = {f.patch: f.release for f in fix_list() if f.release}
+		self.assertEqual(got[RMEM], '6.1.190-1')
+		self.assertEqual(got[NSID], '6.1.176-1')
+		self.assertEqual(got['genetlink: pin family module during policy dump'],
+				 '6.1.192-1')
+		# the series is not changed by them
+		src = tree.Source('linux-source-6.1', inputs.REPO, inputs.REPO)
+		src.omit = tuple(f.patch for f in fix_list() if not f.release)
+		self.assertTrue(all(p in LAYOUT.series() for p in src.omit))
+
+	def test_release_of_the_runs_kernel(self) -> None:
+		self.assertEqual(fixes.release_of(KernelInfo.from_json({'source': 'linux-source-6.1=6.1.170-3'})),
+				 '6.1.170-3')
+		self.assertIsNone(fixes.release_of(KernelInfo.from_json({'source': 'linux-source-6.12=6.12.118-1'})))
+		self.assertIsNone(fixes.release_of(KernelInfo.from_json({'source': '/home/me/linux'})))
+		self.assertEqual(fixes.release_of(KernelInfo.from_json({'source': 'linux-image-6.1.0-40-amd64 6.1.170-3',
+						   'package': {'version': '6.1.170-3'}})),
+				 '6.1.170-3')
+		self.assertIsNone(fixes.release_of(KernelInfo.from_json({'package': {'version': '6.12.118-1'}})))
+		self.assertEqual(fixes.release_of(KernelInfo.from_json({'source': 'linux-source-6.1'})),
+				 tree.changelog_version(tree.DEBIAN_CHANGELOG))
+
+	def test_a_release_before_the_fixes_carries_their_bugs(self) -> None:
+		run = reverted()
+		table = fixes.verdicts(fix_list(), run, True, release='6.1.170-3')
+		by = self.by_title(table)
+		self.assertEqual({t: f['verdict'] for t, f in by.items()},
+				 {t: fixes.CARRIES for t in by})
+		self.assertEqual(by[RMEM]['failing'], [
+			'kselftest:tcp_ehash:tcp_ehash_test/stable.tcp_rmem_minimum_is_4096'])
+		v = gate.decide(run, [], None, TODAY, findings=fixes.findings(
+			fix_list(), run, True, '6.1.170-3'))
+		# the TS offset is a behaviour 6.1.192 has, no fix: a failure
+		self.assertEqual(v.failures, [
+			'kselftest:tcp_ehash:tcp_ehash_test/stable.ts_offset_depends_on_ports'])
+		self.assertEqual(len(v.carried), 7)
+		text = '\n'.join(fixes.lines(table, ''))
+		self.assertIn('upstream stable fixes (in linux-source-6.1 from the Debian '
+			      'release named):', text)
+		self.assertIn(f'"{RMEM}"', text)
+		self.assertIn('carries the bug  (net.ipv4.tcp_rmem accepts a minimum '
+			      'below 4096 (down to 1))', text)
+		self.assertIn('upstream: 6.1.189; Debian 6.1.190-1', text)
+
+	def test_between_the_releases_some_are_fixed(self) -> None:
+		run = reverted()
+		for s in run:	# as 6.1.190-1 would: the rmem and nsid guards pass
+			for c in s.cases:
+				if c.name.endswith(('tcp_rmem_minimum_is_4096',
+						    'own_netns_gets_no_nsid')):
+					c.status = Status.PASS
+		by = self.by_title(fixes.verdicts(fix_list(), run, True,
+						  release='6.1.190-1'))
+		self.assertEqual(by[RMEM]['verdict'], fixes.FIXED)
+		self.assertEqual(by[NSID]['verdict'], fixes.FIXED)
+		self.assertEqual(by['tcp: clamp route advmss to TCP_MIN_MSS']['verdict'],
+				 fixes.CARRIES)
+		self.assertEqual(by[RMEM]['release'], '6.1.190-1')
+
+	def test_a_release_with_the_fixes_fails_on_their_guards(self) -> None:
+		run = reverted()
+		table = fixes.verdicts(fix_list(), run, True, release='6.1.192-3')
+		self.assertEqual({f['verdict'] for f in self.by_title(table).values()},
+				 {fixes.BROKEN})
+		v = gate.decide(run, [], None, TODAY, findings=fixes.findings(
+			fix_list(), run, True, '6.1.192-3'))
+		self.assertFalse(v.ok)
+		self.assertEqual(len(v.failures), 8)
+		# the proof of the series' fixes leaves the stable ones out
+		self.assertFalse(any(p.startswith(RMEM) for p in fixes.proof(table, [])))
+
+	def test_a_users_tree_or_a_package_is_judged_by_its_guards(self) -> None:
+		run = reverted()
+		tree_rows = self.by_title(fixes.verdicts(fix_list(), run, False))
+		self.assertEqual(tree_rows[RMEM]['verdict'], fixes.CARRIES)
+		self.assertFalse(tree_rows[RMEM]['applied'])
+		name = 'linux-image-6.1.0-40-amd64 6.1.170-3'
+		pkg = {'source': name, 'package': {'version': '6.1.170-3'}}
+		table = fixes.verdicts(fix_list(), run, True, True, fixes.release_of(KernelInfo.from_json(pkg)))
+		self.assertEqual(self.by_title(table)[NSID]['verdict'], fixes.CARRIES)
+		self.assertIn('"net: netlink: fix sending unassigned nsid after assigned '
+			      'one"', '\n'.join(fixes.lines(table, name)))
+
+	def test_matrix_row_per_stable_fix(self) -> None:
+		table = fixes.verdicts(fix_list(), reverted(), True, release='6.1.170-3')
+		rows = dict(matrix.fix_rows(['6.1.170-3'], {'6.1.170-3': {'fixes': table}}))
+		self.assertEqual(rows[RMEM], [fixes.CARRIES])
+		self.assertEqual(rows['0103'], [fixes.UNKNOWN])
 
 
 class PackageTest(unittest.TestCase):

@@ -65,11 +65,11 @@ class ReleaseTest(unittest.TestCase):
 	def test_one_work_folder_per_release(self) -> None:
 		c = Path('/c')
 		self.assertEqual(tree.release_work(c, 'linux-source-6.1', '6.1.170-3'),
-				 c / 'work/linux-source-6.1=6.1.170-3')
+				 c / 'work/linux-source-6.1_6.1.170-3')
 		self.assertNotEqual(tree.release_work(c, 'linux-source-6.1', '6.1.170-3'),
 				    tree.release_work(c, 'linux-source-6.1', '6.1.192-3'))
 		self.assertEqual(tree.release_work(c, 'linux-source-6.12', '6.12.118-1~deb12u1'),
-				 c / 'work/linux-source-6.12=6.12.118-1~deb12u1')
+				 c / 'work/linux-source-6.12_6.12.118-1_deb12u1')
 
 	def test_least_recently_used_dropped_first(self) -> None:
 		g = 2**30
