@@ -154,11 +154,6 @@ class Title:
 	stable: str
 
 
-def _vkey(version: str) -> Tuple[int, ...]:
-	"""6.12.118-1~deb12u1 -> (6, 12, 118, 1): enough to order kernel versions."""
-	return tuple(int(n) for n in re.findall(r'\d+', version.split('~')[0]))
-
-
 def parse_changelog(text: str, since: Optional[str]) -> List[Title]:
 	"""The titles of the entries above the one of version since (all of
 	them when since is None; when since is not listed, those above the
@@ -180,7 +175,7 @@ def parse_changelog(text: str, since: Optional[str]) -> List[Title]:
 			item = None
 			version, stable = m.group(1), ''
 			if since is not None and (version == since or (
-					listed is False and _vkey(version) < _vkey(since))):
+					listed is False and tree.version_lt(version, since))):
 				return out
 			continue
 		m = re.search(r'ChangeLog-(\d+\.\d+\.\d+)', line)
