@@ -1567,7 +1567,7 @@ static void tof_good_zone(struct tof_zone *z)
 enum tof_target {
 	TOF_T_SENSOR, TOF_T_NTRIPS, TOF_T_NO_TRIPS_NODE, TOF_T_TEMP, TOF_T_HYST,
 	TOF_T_TYPE, TOF_T_POLL, TOF_T_POLL_PASSIVE, TOF_T_COEF, TOF_T_POWER,
-	TOF_T_REF, TOF_T_CDEV, TOF_T_LIMITS, TOF_T_CONTRIB,
+	TOF_T_REF, TOF_T_CDEV, TOF_T_CDEV_AROUND, TOF_T_LIMITS, TOF_T_CONTRIB,
 };
 
 struct tof_case {
@@ -1665,6 +1665,12 @@ static const struct tof_case tof_cases[] = {
 	{ "map-cooling-device-one-limit", TOF_T_CDEV, TOF_CDEV_ONE_LIMIT, 0, 0, 0, 0 },
 	{ "map-cooling-device-extra-entry", TOF_T_CDEV, TOF_CDEV_EXTRA, 0, 0, 0, 1 },
 	{ "map-cooling-device-other", TOF_T_CDEV, TOF_CDEV_OTHER, 0, 0, 0, 0 },
+	/*
+	 * an empty "cooling-device" list (0 entries, -ENOENT) ends the walk:
+	 * the good map between two such maps, in either tree order, is
+	 * never bound
+	 */
+	{ "map-cooling-device-empty-ends-walk", TOF_T_CDEV_AROUND, TOF_CDEV_EMPTY, 0, 0, 0, 0 },
 	{ "map-limits-zero", TOF_T_LIMITS, 0, 0, 0, 0, 1 },
 	{ "map-limits-full-range", TOF_T_LIMITS, 0, 0, TOF_CDEV_MAX_STATE, 0, 1 },
 	{ "map-limits-reversed", TOF_T_LIMITS, 0, 3, 1, 0, 0 },
@@ -1734,6 +1740,13 @@ static void tof_case_zone(const struct tof_case *c, struct tof_zone *z)
 		break;
 	case TOF_T_CDEV:
 		z->map[0].cdev = c->kind;
+		break;
+	case TOF_T_CDEV_AROUND:
+		z->nmaps = 3;
+		z->map[1] = z->map[0];
+		z->map[2] = z->map[0];
+		z->map[0].cdev = c->kind;
+		z->map[2].cdev = c->kind;
 		break;
 	case TOF_T_LIMITS:
 		z->map[0].lower = c->val;

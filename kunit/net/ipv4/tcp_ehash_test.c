@@ -387,6 +387,28 @@ static void tcp_ehash_test_free_only_pernet(struct kunit *test)
 	kvfree(sentinel);
 }
 
+/*
+ * tcp_init() derives the initial netns's limits from the global table it
+ * has just sized: tcp_max_orphans is half its buckets, and the largest
+ * socket buffers are capped as ip-sysctl.rst says: tcp_rmem max "between
+ * 131072 and 6MB", tcp_wmem max "between 64K and 4MB", depending on RAM.
+ * sysctl_tcp_max_orphans is not exported, so that check needs the test
+ * built in.
+ */
+static void tcp_ehash_test_init_net_limits(struct kunit *test)
+{
+	KUNIT_EXPECT_GE(test, init_net.ipv4.sysctl_tcp_rmem[2], 131072);
+	KUNIT_EXPECT_LE(test, init_net.ipv4.sysctl_tcp_rmem[2], 6 * 1024 * 1024);
+	KUNIT_EXPECT_GE(test, init_net.ipv4.sysctl_tcp_wmem[2], 64 * 1024);
+	KUNIT_EXPECT_LE(test, init_net.ipv4.sysctl_tcp_wmem[2], 4 * 1024 * 1024);
+#if IS_BUILTIN(CONFIG_TCP_EHASH_KUNIT_TEST)
+	KUNIT_EXPECT_EQ(test, READ_ONCE(sysctl_tcp_max_orphans),
+			(int)(tcp_ehash_global_entries() / 2));
+#else
+	kunit_skip(test, "tcp_max_orphans: sysctl_tcp_max_orphans is not exported");
+#endif
+}
+
 static struct kunit_case tcp_ehash_test_cases[] = {
 	KUNIT_CASE_PARAM(tcp_ehash_test_size_rounding, tcp_ehash_size_gen_params),
 	KUNIT_CASE_PARAM(tcp_ehash_test_derived_defaults, tcp_ehash_size_gen_params),
@@ -396,6 +418,7 @@ static struct kunit_case tcp_ehash_test_cases[] = {
 	KUNIT_CASE(tcp_ehash_test_fallback_on_alloc_failure),
 	KUNIT_CASE(tcp_ehash_test_fallback_real_alloc),
 	KUNIT_CASE(tcp_ehash_test_free_only_pernet),
+	KUNIT_CASE(tcp_ehash_test_init_net_limits),
 	{}
 };
 

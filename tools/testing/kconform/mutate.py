@@ -41,8 +41,9 @@ import difflib
 import fnmatch
 import json
 import random
-import shlex
 import re
+import shlex
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -513,9 +514,17 @@ def generate(src: Path, wanted: Dict[str, Set[Target]]) -> List[Mutant]:
 	return sorted(out, key=lambda m: (m.feature, m.file, m.line, OPERATORS.index(m.operator), m.n))
 
 
-def sample(mutants: Sequence[Mutant], per_feature: Optional[int], seed: int) -> List[Mutant]:
+def sample(mutants: Sequence[Mutant], per_feature: Optional[int], seed: int,
+	   named: Sequence[str] = ()) -> List[Mutant]:
 	"""per_feature mutants of each feature, the same for the same seed
-	whatever other features there are; None: all."""
+	whatever other features there are; None: all. named: these ids
+	only (each must be a mutant)."""
+	if named:
+		unknown = sorted(set(named) - {m.id for m in mutants})
+		if unknown:
+			raise InputError(f'--mutant {", ".join(unknown)}: no such mutant '
+					 '(--list names them)')
+		return [m for m in mutants if m.id in named]
 	if per_feature is None:
 		return list(mutants)
 	out: List[Mutant] = []
@@ -639,9 +648,11 @@ def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
 
 def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
-	    run: Runner, files_of: Dict[str, Set[str]]) -> List[Verdict]:
+	    run: Runner, files_of: Dict[str, Set[str]],
+	    baseline: Optional[Outcome] = None) -> List[Verdict]:
 	"""Every mutant's verdict: KUnit boots first, then the survivors of
-	the features with a kselftest target in the guest boot."""
+	the features with a kselftest target in the guest boot. baseline:
+	an earlier run without mutants instead of a new one."""
 	owners = _owners(specs)
 	has = {s.name: {'kunit': bool(s.kunit), 'kselftest': bool(s.kselftest)}
 	       for s in specs}
@@ -655,7 +666,7 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		if not todo:
 			continue
 		features = sorted({m.feature for m in todo})
-		base = run([], kind, features, f'{kind}-baseline')
+		base = baseline or run([], kind, features, f'{kind}-baseline')
 		if not base.built:
 			raise KconformError(f'mutate: the kernel without mutants does not '
 					    f'build:\n{base.error}')
@@ -681,7 +692,10 @@ class KernelRunner:
 	def __call__(self, mutants: Sequence[Mutant], kind: str,
 		     features: Sequence[str], tag: str) -> Outcome:
 		folder = self.out / 'runs' / tag
-		(folder / 'patches').mkdir(parents=True, exist_ok=True)
+		# an earlier invocation's run of this tag (the same --out) is
+		# not this one's
+		shutil.rmtree(folder, ignore_errors=True)
+		(folder / 'patches').mkdir(parents=True)
 		# KUnit: one boot runs every suite (a --suite selection would boot
 		# once per suite); the guest boots the selected targets only
 		picked = [a for f in features for a in ('--suite', f)] if kind != 'kunit' else []
@@ -695,17 +709,35 @@ class KernelRunner:
 		      f'{", ".join(m.id for m in mutants) or "none (baseline)"}', flush=True)
 		self.runs += 1
 		self.main(argv + self.extra)
-		try:
-			data = json.loads((folder / 'results.json').read_text())
-		except (OSError, ValueError) as e:
-			return Outcome(False, error=f'no results.json in {folder}: {e}')
-		errors = [str(e) for e in data.get('errors', [])]
-		stillborn = [e for e in errors if e.startswith(('kernel build:', 'patch extra/'))]
-		if stillborn:
-			return Outcome(False, error=stillborn[0])
-		cases = {(s['kind'], s['name'], c['name']): Status(c['status'])
-			 for s in data.get('suites', []) for c in s.get('cases', [])}
-		return Outcome(True, cases, '\n'.join(errors))
+		return outcome(folder / 'results.json')
+
+
+def outcome(path: Path) -> Outcome:
+	"""A run's results.json as an Outcome: not built when the kernel
+	did not build or a mutant's patch did not apply."""
+	try:
+		data = json.loads(path.read_text())
+	except (OSError, ValueError) as e:
+		return Outcome(False, error=f'no results.json: {e}')
+	errors = [str(e) for e in data.get('errors', [])]
+	stillborn = [e for e in errors if e.startswith(('kernel build:', 'patch extra/'))]
+	if stillborn:
+		return Outcome(False, error=stillborn[0])
+	cases = {(s['kind'], s['name'], c['name']): Status(c['status'])
+		 for s in data.get('suites', []) for c in s.get('cases', [])}
+	return Outcome(True, cases, '\n'.join(errors))
+
+
+def load_baseline(path: Path, kinds: Sequence[str]) -> Outcome:
+	"""--baseline: a run without mutants (a mutate run's
+	runs/<kind>-baseline/results.json) with cases of every kind judged."""
+	got = outcome(path)
+	if not got.built:
+		raise InputError(f'--baseline {path}: not a built run: {got.error}')
+	missing = [k for k in kinds if not any(c[0] == k for c in got.cases)]
+	if missing:
+		raise InputError(f'--baseline {path}: no {"/".join(missing)} cases')
+	return got
 
 
 # -- coverage of a survivor's line -------------------------------------------
@@ -810,6 +842,13 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 	p.add_argument('--seed', type=int, default=1, metavar='S')
 	p.add_argument('--feature', action='append', metavar='NAME',
 		       help='only this feature (suites.toml name; repeatable)')
+	p.add_argument('--mutant', action='append', metavar='ID',
+		       help='only this mutant (file:line:operator:n as --list '
+		       'prints it; repeatable; instead of --per-feature)')
+	p.add_argument('--baseline', metavar='FILE',
+		       help='results.json of a run without mutants on the same '
+		       'tree and variant (a mutate run\'s runs/<kind>-baseline/), '
+		       'instead of a new one')
 	p.add_argument('--kind', action='append', choices=list(suites.KINDS),
 		       help='judge by these kinds of suites only (repeatable; '
 		       'default both: KUnit first, then the guest boot)')
@@ -837,7 +876,10 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		raise InputError(f'--feature {", ".join(unknown)}: not in suites.toml')
 	if args.per_feature is not None and args.per_feature < 1:
 		raise InputError(f'--per-feature {args.per_feature}: must be 1 or more')
+	if args.mutant and args.per_feature is not None:
+		raise InputError('--mutant and --per-feature: one or the other')
 	equivalents = load_equivalents(Path(args.equivalents))
+	baseline = load_baseline(Path(args.baseline), kinds) if args.baseline else None
 	specs = [s for s in specs if (not args.feature or s.name in args.feature) and
 		 any(k == 'kunit' and s.kunit or k == 'kselftest' and s.kselftest
 		     for k in kinds)]
@@ -851,7 +893,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	wanted = targets(repo, src.tree, seeds if seeds.is_dir() else None, specs)
 	every = generate(src.tree, wanted)
 	generated = {f: sum(1 for m in every if m.feature == f) for f in wanted}
-	chosen = sample(every, args.per_feature, args.seed)
+	chosen = sample(every, args.per_feature, args.seed, args.mutant or ())
 	ids = {m.id for m in every}
 	stale = sorted(set(equivalents) - ids)
 	if args.list:
@@ -861,12 +903,14 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		return 0
 	runner = KernelRunner(main, out, args.variant, shlex.split(args.run_args))
 	files_of = {f: {t.file for t in ts} for f, ts in wanted.items()}
-	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of)
+	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline)
 	wall = round(time.monotonic() - start, 1)
 	infos = load_coverage(Path(args.coverage))
 	head = (f'variant {args.variant}, kinds {"+".join(kinds)}, '
-		+ (f'{args.per_feature} per feature, seed {args.seed}'
+		+ (f'{len(chosen)} named mutant(s)' if args.mutant else
+		   f'{args.per_feature} per feature, seed {args.seed}'
 		   if args.per_feature else 'every mutant')
+		+ (f', baseline {args.baseline}' if args.baseline else '')
 		+ f', {runner.runs} builds and boots, {wall:.0f} s')
 	text = lines(verdicts, infos, head, generated, stale)
 	(out / 'mutate.txt').write_text('\n'.join(text) + '\n')

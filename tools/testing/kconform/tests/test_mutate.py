@@ -138,6 +138,13 @@ class SampleTest(unittest.TestCase):
 		self.assertEqual(alone, one[:3])
 		self.assertEqual(mutate.sample(every, None, 7), every)
 
+	def test_named_mutants_are_run_and_an_unknown_id_is_an_error(self) -> None:
+		every = [fake(f, n) for f in ('a', 'b') for n in range(1, 5)]
+		self.assertEqual([m.key for m in mutate.sample(every, None, 1, ['b.c:2:rel:0'])],
+				 ['b:b.c:2:rel:0'])
+		with self.assertRaisesRegex(InputError, 'b.c:9:rel:0: no such mutant'):
+			mutate.sample(every, None, 1, ['b.c:9:rel:0'])
+
 
 class EquivalentsTest(unittest.TestCase):
 
@@ -241,6 +248,15 @@ class BatchTest(unittest.TestCase):
 				 {'a': {'killed': 1, 'survived': 1, 'stillborn': 1,
 					'equivalent': 1, 'score': 50.0}})
 
+	def test_a_baseline_of_an_earlier_run_is_not_run_again(self) -> None:
+		ms = [fake('a', 1), fake('b', 1)]
+		runner = FakeRunner(set(), {'a.c:1:rel:0'}, set())
+		base = mutate.Outcome(True, {('kunit', f, 'case'): Status.PASS for f in 'ab'})
+		got = mutate.run_all(ms, ['kunit'], SPECS, {}, runner,
+				     {m.feature: {m.file} for m in ms}, base)
+		self.assertEqual(runner.calls, [['a.c:1:rel:0', 'b.c:1:rel:0']])
+		self.assertEqual([v.status for v in got], ['killed', 'survived'])
+
 	def test_a_case_failing_without_mutants_kills_nothing(self) -> None:
 		judge = mutate.Judge({('kunit', 'a'): 'a'}, mutate.Outcome(True, {
 			('kunit', 'a', 'x'): Status.FAIL, ('kunit', 'a', 'y'): Status.PASS}))
@@ -283,6 +299,33 @@ class KernelRunnerTest(unittest.TestCase):
 		self.assertTrue(got.built)
 		self.assertEqual(got.cases, {('kunit', 'demo', 'one'): Status.PASS,
 					     ('kunit', 'demo', 'two'): Status.FAIL})
+
+
+	def test_a_run_that_writes_no_results_is_not_read_from_an_earlier_one(self) -> None:
+		# the same --out again: kunit-000 holds an earlier invocation's
+		# results.json, and a run that stops before writing its own must
+		# not be judged by it
+		with tempfile.TemporaryDirectory() as d:
+			old = Path(d) / 'runs' / 'kunit-000'
+			old.mkdir(parents=True)
+			report.write_json(report.RunReport(kernel={}, accel='tcg', suites=[
+				Suite('demo', 'kunit', [Case('one', Status.PASS)])]), old / 'results.json')
+			r = mutate.KernelRunner(lambda argv: 1, Path(d), 'debug', [])
+			got = r([demo_mutants()[0]], 'kunit', ['demo'], 'kunit-000')
+		self.assertFalse(got.built)
+		self.assertIn('no results.json', got.error)
+
+	def test_a_baseline_file_must_hold_the_judged_kinds(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			p = Path(d) / 'results.json'
+			report.write_json(report.RunReport(kernel={}, accel='tcg', suites=[
+				Suite('demo', 'kunit', [Case('one', Status.PASS)])]), p)
+			self.assertEqual(mutate.load_baseline(p, ['kunit']).cases,
+					 {('kunit', 'demo', 'one'): Status.PASS})
+			with self.assertRaisesRegex(InputError, 'no kselftest cases'):
+				mutate.load_baseline(p, ['kunit', 'kselftest'])
+			with self.assertRaisesRegex(InputError, 'not a built run'):
+				mutate.load_baseline(Path(d) / 'none.json', ['kunit'])
 
 
 class ReportTest(unittest.TestCase):
