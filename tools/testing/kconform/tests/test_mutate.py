@@ -308,7 +308,7 @@ class KernelRunnerTest(unittest.TestCase):
 		with tempfile.TemporaryDirectory() as d:
 			old = Path(d) / 'runs' / 'kunit-000'
 			old.mkdir(parents=True)
-			report.write_json(report.RunReport(kernel={}, accel='tcg', suites=[
+			report.write_json(report.RunReport(kernel=report.KernelInfo(''), accel='tcg', suites=[
 				Suite('demo', 'kunit', [Case('one', Status.PASS)])]), old / 'results.json')
 			r = mutate.KernelRunner(lambda argv: 1, Path(d), 'debug', [])
 			got = r([demo_mutants()[0]], 'kunit', ['demo'], 'kunit-000')
@@ -318,7 +318,7 @@ class KernelRunnerTest(unittest.TestCase):
 	def test_a_baseline_file_must_hold_the_judged_kinds(self) -> None:
 		with tempfile.TemporaryDirectory() as d:
 			p = Path(d) / 'results.json'
-			report.write_json(report.RunReport(kernel={}, accel='tcg', suites=[
+			report.write_json(report.RunReport(kernel=report.KernelInfo(''), accel='tcg', suites=[
 				Suite('demo', 'kunit', [Case('one', Status.PASS)])]), p)
 			self.assertEqual(mutate.load_baseline(p, ['kunit']).cases,
 					 {('kunit', 'demo', 'one'): Status.PASS})
