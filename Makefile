@@ -41,6 +41,9 @@ check: deps-tests unit typecheck series
 		     grep -E '^gate: FAILED|^error' results/prove-fixes.log; }; \
 	sed -n '/^== bugs this tree carries/,/^gate:\|^[0-9]* passed/p' \
 		results/without-fixes/summary.txt 2>/dev/null | grep -v '^gate:'; \
+	[ $$rc = 0 ] || { echo "== what failed (results/summary.txt, first 30):"; \
+		grep -E '^== .*: (FAIL|CRASH|TIMEOUT) |^   .*  (fail|crash|timeout)(  |$$)|^gate: (FAILED|new failure|vanished|known issue EXPIRED|fixed)' \
+			results/summary.txt 2>/dev/null | cut -c1-200 | head -n 30; }; \
 	tail -n 1 results/summary.txt; exit $$rc
 
 ## Coverage (README "Coverage"): every suite on the coverage variant (gcov
