@@ -6,8 +6,9 @@ targets run in `lanes` (one run_kselftest.sh each, started together by
 init). A target whose tests change state that others read (suites.toml
 `alone`: failslab's global filters, a kmemleak scan) runs by itself
 first, on the console as before. The runner plans the lanes from how
-long each target took in the variant's last boot (longest first, each
-to the lane that ends soonest) and tells init with `kconform.lane=`.
+long each target took in the variant's last boot, or before the first
+boot from suites.toml's `seconds` (longest first, each to the lane that
+ends soonest) and tells init with `kconform.lane=`.
 
 init prefixes each lane's lines with `kconform-laneN: ` and prints
 LANES_BEGIN / LANES_END around them (and LANE_END as a lane's last
@@ -184,6 +185,15 @@ def load_seconds(build_dir: Path) -> Dict[str, float]:
 		return {}
 	return {str(k): float(v) for k, v in data.items()
 		if isinstance(v, (int, float))}
+
+
+def known_seconds(build_dir: Path, shipped: Mapping[str, float]) -> Dict[str, float]:
+	"""Each target's length for the plan: this build's last boot's,
+	else the one suites.toml ships (`seconds`), so that a machine's
+	first boot is planned as well as its next ones."""
+	out = dict(shipped)
+	out.update(load_seconds(build_dir))
+	return out
 
 
 def save_seconds(build_dir: Path, got: Mapping[str, float]) -> None:

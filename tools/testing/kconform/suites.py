@@ -21,7 +21,7 @@ import dataclasses
 import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import tomlfile
 from .model import InputError, KconformError, Kind, Suite, runner_made
@@ -29,7 +29,7 @@ from .model import InputError, KconformError, Kind, Suite, runner_made
 KINDS = (Kind.KUNIT, Kind.KSELFTEST)	# what a run runs unless --kind says
 ALL_KINDS = KINDS + (Kind.BENCH,)	# bench: only when asked (make bench)
 KEYS = ('kunit', 'requires', 'cmdline', 'bench', 'modules', 'needs',
-	'bench_cmdline', 'patches', 'alone')	# of a suites.toml table
+	'bench_cmdline', 'patches', 'alone', 'seconds')	# of a suites.toml table
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,9 @@ class SuiteSpec:
 	patches: Tuple[Tuple[str, str], ...] = field(default=())
 	# why its kselftest target must not run beside others ('' if it may)
 	alone: str = ''
+	# its kselftest target's case time in a boot, as shipped: the lanes'
+	# plan before this machine has timed a boot of its own (0: unknown)
+	seconds: float = 0.0
 
 	def names(self, kind: str) -> Tuple[str, ...]:
 		"""The suite names results.json gives this suite of a kind."""
@@ -60,6 +63,13 @@ class SuiteSpec:
 		if kind == Kind.KSELFTEST:
 			return (self.kselftest,) if self.kselftest else ()
 		return (self.name,) if kind == Kind.BENCH and self.bench else ()
+
+
+def _seconds(name: str, value: Any) -> float:
+	if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+		raise KconformError(f'suites.toml: [{name}] seconds = {value!r}: '
+				    'want the seconds its kselftest target takes, a number >= 0')
+	return float(value)
 
 
 def load(repo: Path) -> List[SuiteSpec]:
@@ -83,7 +93,8 @@ def load(repo: Path) -> List[SuiteSpec]:
 			needs=tuple((str(n[0]), str(n[1])) for n in entry.get('needs', [])),
 			bench_cmdline=str(entry.get('bench_cmdline', '')),
 			patches=_patches(name, entry.get('patches', {})),
-			alone=str(entry.get('alone', ''))))
+			alone=str(entry.get('alone', '')),
+			seconds=_seconds(name, entry.get('seconds', 0))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')

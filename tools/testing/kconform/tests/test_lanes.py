@@ -6,8 +6,8 @@ import unittest
 from pathlib import Path
 from typing import Dict, List
 
-from kconform import lanes
-from kconform.model import Status, Suite
+from kconform import lanes, suites
+from kconform.model import KconformError, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data'
 
@@ -67,6 +67,33 @@ class PlanTest(unittest.TestCase):
 			self.assertEqual(lanes.load_seconds(Path(d)), {'a': 1.5, 'b': 3.0})
 			(Path(d) / lanes.DURATIONS).write_text('[1, 2]')
 			self.assertEqual(lanes.load_seconds(Path(d)), {})
+
+	def test_a_first_boot_is_planned_from_the_shipped_lengths(self) -> None:
+		shipped = {'a': 10.0, 'b': 60.0, 'c': 50.0}
+		with tempfile.TemporaryDirectory() as d:
+			self.assertEqual(lanes.known_seconds(Path(d), shipped), shipped)
+			first = lanes.plan(['a', 'b', 'c'], [], 2,
+					   lanes.known_seconds(Path(d), shipped))
+			self.assertEqual(first.lanes, [['b'], ['c', 'a']])
+			lanes.save_seconds(Path(d), {'a': 70.0})
+			self.assertEqual(lanes.known_seconds(Path(d), shipped),
+					 {'a': 70.0, 'b': 60.0, 'c': 50.0})
+		# without lengths, the order of the list decides
+		self.assertEqual(lanes.plan(['a', 'b', 'c'], [], 2, {}).lanes,
+				 [['a', 'c'], ['b']])
+
+	def test_suites_toml_ships_a_length_for_every_kselftest_target(self) -> None:
+		repo = Path(__file__).resolve().parents[4]
+		specs = suites.load(repo)
+		self.assertEqual([s.name for s in specs if s.kselftest and not s.seconds], [])
+
+	def test_a_bad_shipped_length_is_refused_by_name(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			(Path(d) / 'kselftests' / 'x').mkdir(parents=True)
+			for bad in ('"60"', '-1', 'true'):
+				(Path(d) / 'suites.toml').write_text(f'[x]\nseconds = {bad}\n')
+				with self.assertRaisesRegex(KconformError, r'\[x\] seconds = '):
+					suites.load(Path(d))
 
 
 class DemuxTest(unittest.TestCase):
