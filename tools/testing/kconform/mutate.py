@@ -21,8 +21,11 @@ reproducibly; without it, every mutant (the nightly form).
 
 Runs: mutants of different features, in different files and features
 that share no file, are built and booted together, each judged by its own
-feature's cases only: a case that passes without mutants and is bad with
-them kills the mutant of its feature. A batch whose kernel does not build
+feature's cases and those of every other suite whose `requires` names
+one of the feature's files (bpf_iter_params' kselftests judge cgroup_iter.c
+beside bpf_cgroup_iter's KUnit cases): a case that passes without mutants
+and is bad with them kills the mutants it judges. Mutants whose judges
+overlap are never in one batch. A batch whose kernel does not build
 is halved until the mutants that do not build are found (stillborn). A
 batch with a crash, a timeout or a report outside its mutants' suites
 (the boot's own kmemleak scan: `<kunit boot>`) is rerun one mutant at a
@@ -583,9 +586,18 @@ class Verdict:
 	reason: str = ''			# equivalent: why
 
 
-def batches(mutants: Sequence[Mutant], files_of: Dict[str, Set[str]]) -> List[List[Mutant]]:
+def judges(specs: Sequence[suites.SuiteSpec],
+	   files_of: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
+	"""feature -> the suites whose cases judge its mutants: itself and
+	every suite that requires one of its files."""
+	return {f: {f} | {s.name for s in specs if {r[0] for r in s.requires} & files}
+		for f, files in files_of.items()}
+
+
+def batches(mutants: Sequence[Mutant], files_of: Dict[str, Set[str]],
+	    judged: Optional[Dict[str, Set[str]]] = None) -> List[List[Mutant]]:
 	"""Mutants to build together: one per feature, features that share
-	no file, and so one per file."""
+	no file (and so one per file) and no judging suite."""
 	pending = {f: [m for m in mutants if m.feature == f]
 		   for f in sorted({m.feature for m in mutants})}
 	out = []
@@ -593,7 +605,8 @@ def batches(mutants: Sequence[Mutant], files_of: Dict[str, Set[str]]) -> List[Li
 		batch: List[Mutant] = []
 		used: Set[str] = set()
 		for feature, left in pending.items():
-			mine = files_of.get(feature, set()) | {m.file for m in left}
+			mine = files_of.get(feature, set()) | {m.file for m in left} | \
+				{f'suite:{j}' for j in (judged or {}).get(feature, {feature})}
 			if left and not mine & used:
 				batch.append(left.pop(0))
 				used |= mine
@@ -619,27 +632,30 @@ class Judge:
 
 
 def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
-	     tag: str) -> List[Verdict]:
+	     tag: str, judged: Optional[Dict[str, Set[str]]] = None) -> List[Verdict]:
 	"""The verdicts of a batch: halved while it does not build, rerun one
-	by one after a crash or a report outside its mutants' suites."""
-	features = [m.feature for m in batch]
+	by one after a crash or a report outside its mutants' suites.
+	judged: feature -> the suites that judge its mutants (default itself)."""
+	def of(m: Mutant) -> Set[str]:
+		return (judged or {}).get(m.feature, {m.feature})
+	features = sorted(set().union(*(of(m) for m in batch)))
 	got = run(batch, kind, features, tag)
 	if not got.built:
 		if len(batch) == 1:
 			return [Verdict(batch[0], STILLBORN, note=got.error.split('\n')[0])]
 		half = len(batch) // 2
-		return evaluate(batch[:half], kind, run, judge, tag + 'a') + \
-			evaluate(batch[half:], kind, run, judge, tag + 'b')
+		return evaluate(batch[:half], kind, run, judge, tag + 'a', judged) + \
+			evaluate(batch[half:], kind, run, judge, tag + 'b', judged)
 	new = judge.new_bad(got, kind, set(features))
 	outside = [k for k in new if judge.owners.get((k[0], k[1])) not in features]
 	if len(batch) > 1 and (outside or any(s in (Status.CRASH, Status.TIMEOUT)
 					      for s in new.values())):
 		return [v for i, m in enumerate(batch)
-			for v in evaluate([m], kind, run, judge, f'{tag}-{i}')]
+			for v in evaluate([m], kind, run, judge, f'{tag}-{i}', judged)]
 	out = []
 	for m in batch:
 		mine = sorted(':'.join(k) for k in new
-			      if judge.owners.get((k[0], k[1])) == m.feature)
+			      if judge.owners.get((k[0], k[1])) in of(m))
 		alone = sorted(':'.join(k) for k in outside) if len(batch) == 1 else []
 		out.append(Verdict(m, KILLED if mine or alone else SURVIVED, mine + alone,
 				   'a report outside its suites' if alone and not mine else ''))
@@ -650,29 +666,32 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
 	    run: Runner, files_of: Dict[str, Set[str]],
 	    baseline: Optional[Outcome] = None) -> List[Verdict]:
-	"""Every mutant's verdict: KUnit boots first, then the survivors of
-	the features with a kselftest target in the guest boot. baseline:
-	an earlier run without mutants instead of a new one."""
+	"""Every mutant's verdict: KUnit boots first, then the survivors
+	that a suite with a kselftest target judges, in the guest boot.
+	baseline: an earlier run without mutants instead of a new one."""
 	owners = _owners(specs)
 	has = {s.name: {'kunit': bool(s.kunit), 'kselftest': bool(s.kselftest)}
 	       for s in specs}
+	everyone = judges(specs, files_of)
 	done: Dict[str, Verdict] = {}
 	for m in mutants:
 		if m.id in equivalents:
 			done[m.key] = Verdict(m, EQUIVALENT, reason=equivalents[m.id])
 	for kind in [k for k in suites.KINDS if k in kinds]:
-		todo = [m for m in mutants if has.get(m.feature, {}).get(kind) and
+		judged = {f: {j for j in js if has.get(j, {}).get(kind)}
+			  for f, js in everyone.items()}
+		todo = [m for m in mutants if judged.get(m.feature) and
 			(m.key not in done or done[m.key].status == SURVIVED)]
 		if not todo:
 			continue
-		features = sorted({m.feature for m in todo})
+		features = sorted(set().union(*(judged[m.feature] for m in todo)))
 		base = baseline or run([], kind, features, f'{kind}-baseline')
 		if not base.built:
 			raise KconformError(f'mutate: the kernel without mutants does not '
 					    f'build:\n{base.error}')
 		judge = Judge(owners, base)
-		for n, batch in enumerate(batches(todo, files_of)):
-			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}'):
+		for n, batch in enumerate(batches(todo, files_of, judged)):
+			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
 				done[v.mutant.key] = v
 	return [done[m.key] for m in mutants if m.key in done]
 
@@ -880,9 +899,6 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		raise InputError('--mutant and --per-feature: one or the other')
 	equivalents = load_equivalents(Path(args.equivalents))
 	baseline = load_baseline(Path(args.baseline), kinds) if args.baseline else None
-	specs = [s for s in specs if (not args.feature or s.name in args.feature) and
-		 any(k == 'kunit' and s.kunit or k == 'kselftest' and s.kselftest
-		     for k in kinds)]
 	out = Path(args.out).resolve()
 	out.mkdir(parents=True, exist_ok=True)
 	# the tree the mutants are made from: the series on the pristine tree,
@@ -891,6 +907,12 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	tree.derive(tree.Layout(repo), src, out)
 	seeds = Path(args.seeds)
 	wanted = targets(repo, src.tree, seeds if seeds.is_dir() else None, specs)
+	# the features a suite of these kinds judges
+	judged = judges(specs, {f: {t.file for t in ts} for f, ts in wanted.items()})
+	kinded = {s.name for s in specs if any(k == 'kunit' and s.kunit or
+					       k == 'kselftest' and s.kselftest for k in kinds)}
+	wanted = {f: ts for f, ts in wanted.items()
+		  if (not args.feature or f in args.feature) and judged[f] & kinded}
 	every = generate(src.tree, wanted)
 	generated = {f: sum(1 for m in every if m.feature == f) for f in wanted}
 	chosen = sample(every, args.per_feature, args.seed, args.mutant or ())

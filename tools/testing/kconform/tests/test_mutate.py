@@ -257,6 +257,33 @@ class BatchTest(unittest.TestCase):
 		self.assertEqual(runner.calls, [['a.c:1:rel:0', 'b.c:1:rel:0']])
 		self.assertEqual([v.status for v in got], ['killed', 'survived'])
 
+	def test_a_suite_that_requires_a_features_file_judges_its_mutants(self) -> None:
+		# 'c' has KUnit cases only; kselftest target 'k' requires c.c and
+		# fails with c's mutant: the guest boot judges c's survivor by k
+		specs = SPECS + [suites.SuiteSpec('k', None, (), 'k', requires=(('c.c', None),))]
+		ms = [fake('b', 1), fake('c', 1), fake('k', 1, 'k.c')]
+		calls: List[Tuple[str, List[str], List[str]]] = []
+
+		def run(mutants: Sequence[mutate.Mutant], kind: str,
+			features: Sequence[str], tag: str) -> mutate.Outcome:
+			calls.append((kind, [m.id for m in mutants], list(features)))
+			cases = {(kind, f, 'case'): Status.PASS for f in features}
+			if kind == 'kselftest' and any(m.feature == 'c' for m in mutants):
+				cases[(kind, 'k', 'case')] = Status.FAIL
+			return mutate.Outcome(True, cases)
+
+		got = mutate.run_all(ms, ['kunit', 'kselftest'], specs, {}, run,
+				     {m.feature: {m.file} for m in ms})
+		self.assertEqual([(v.mutant.id, v.status, v.by) for v in got], [
+			('b.c:1:rel:0', 'survived', []),
+			('c.c:1:rel:0', 'killed', ['kselftest:k:case']),
+			('k.c:1:rel:0', 'survived', [])])
+		# c's and k's mutants share judge k: never one batch
+		self.assertEqual(calls[-3:], [
+			('kselftest', [], ['k']),
+			('kselftest', ['c.c:1:rel:0'], ['k']),
+			('kselftest', ['k.c:1:rel:0'], ['k'])])
+
 	def test_a_case_failing_without_mutants_kills_nothing(self) -> None:
 		judge = mutate.Judge({('kunit', 'a'): 'a'}, mutate.Outcome(True, {
 			('kunit', 'a', 'x'): Status.FAIL, ('kunit', 'a', 'y'): Status.PASS}))
