@@ -911,13 +911,15 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	judged = judges(specs, {f: {t.file for t in ts} for f, ts in wanted.items()})
 	kinded = {s.name for s in specs if any(k == 'kunit' and s.kunit or
 					       k == 'kselftest' and s.kselftest for k in kinds)}
+	everyone = generate(src.tree, wanted)
+	# an equivalent is stale when no feature has its mutant, whatever
+	# --feature and --kind pick
+	stale = sorted(set(equivalents) - {m.id for m in everyone})
 	wanted = {f: ts for f, ts in wanted.items()
 		  if (not args.feature or f in args.feature) and judged[f] & kinded}
-	every = generate(src.tree, wanted)
+	every = [m for m in everyone if m.feature in wanted]
 	generated = {f: sum(1 for m in every if m.feature == f) for f in wanted}
 	chosen = sample(every, args.per_feature, args.seed, args.mutant or ())
-	ids = {m.id for m in every}
-	stale = sorted(set(equivalents) - ids)
 	if args.list:
 		for m in chosen:
 			print(f'{m.feature}\t{m.id}\t{m.function}\t{m.after.strip()}')
