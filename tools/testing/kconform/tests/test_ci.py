@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 from kconform import bisect, cli, deps, pipeline
 from kconform.ci import BISECT_OUT, OUT
+from kconform.inputs import REPO
 
 DATA = Path(__file__).parent / 'test_data'
 # each release's results: a recorded console log through `kconform parse`
@@ -179,11 +180,12 @@ class GitlabPipelineTest(unittest.TestCase):
 		repo = self.tmp / 'repo'
 		shutil.copytree(Path(cli.__file__).parent, repo / 'tools/testing/kconform',
 				ignore=shutil.ignore_patterns('tests', '__pycache__'))
-		for top in ('suites.toml', 'kunitconfig', 'kselftests'):
-			(shutil.copytree if (cli.REPO / top).is_dir() else shutil.copy)(
-				cli.REPO / top, repo / top)
+		# what the bisect's --case is checked against (suites.load)
+		shutil.copy(REPO / 'suites.toml', repo)
+		for top in ('kunitconfig', 'kselftests'):
+			shutil.copytree(REPO / top, repo / top)
 		for patch in STACK[:n]:
-			dest = repo / patch.relative_to(cli.REPO)
+			dest = repo / patch.relative_to(REPO)
 			dest.parent.mkdir(parents=True, exist_ok=True)
 			shutil.copy(patch, dest)
 		fan_out(table, argv, repo / BISECT_OUT)
@@ -359,7 +361,7 @@ class BisectWorkflowTest(unittest.TestCase):
 		step = doc['jobs']['step']
 		self.assertEqual([(r['step'], r['attempt']) for r in step['strategy']['matrix']['include']],
 				 [('2', '1'), ('2', '2'), ('0', '1'), ('0', '2'), ('1', '1'), ('1', '2')])
-		stack = ' '.join(f'--patch {p.relative_to(cli.REPO)}' for p in STACK[:2])
+		stack = ' '.join(f'--patch {p.relative_to(REPO)}' for p in STACK[:2])
 		base = ('PYTHONPATH=tools/testing python3 -m kconform bisect --kind kunit --case '
 			f"'hwmon_max31760.hwmon_max31760_test_fan_input*' {stack} --repeats 2 "
 			f"'--run-args=--variant debug' --out {BISECT_OUT}")
