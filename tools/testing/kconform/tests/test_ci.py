@@ -131,26 +131,36 @@ class GitlabPipelineTest(unittest.TestCase):
 		self.tmp = Path(tempfile.mkdtemp())
 		self.addCleanup(shutil.rmtree, self.tmp, True)
 
-	def test_collect_job_writes_the_serial_matrix(self) -> None:
-		"""Each release job's folder is its artifact; the collect job's
-		matrix.txt is the one a serial `matrix --no-run` writes."""
+	def repo(self) -> Path:
+		"""A repository with the runner alone, for recorded results."""
 		repo = self.tmp / 'repo'
 		shutil.copytree(Path(cli.__file__).parent, repo / 'tools/testing/kconform',
 				ignore=shutil.ignore_patterns('tests', '__pycache__'))
-		recorded(repo / OUT)
-		shutil.copytree(repo / OUT, self.tmp / 'serial')
-		serial = serial_matrix(self.tmp / 'serial', self.tmp)
-		(repo / '.gitlab-ci.yml').write_text(
-			emitted('gitlab', '--no-run', '--kcidb', 'results/kcidb', *RELEASES))
+		return repo
+
+	def pipeline(self, repo: Path, ci_yml: str) -> 'subprocess.CompletedProcess[str]':
+		"""ci_yml as repo's .gitlab-ci.yml, committed, run by gitlab-ci-local."""
+		(repo / '.gitlab-ci.yml').write_text(ci_yml)
 		git(repo, 'init', '-q')
 		git(repo, 'add', '.')
-		git(repo, 'commit', '-q', '-m', 'recorded releases')
+		git(repo, 'commit', '-q', '-m', 'recorded results')
 		# the image's jobs on this machine's shell: make and python3 are here
 		r = subprocess.run([str(GITLAB_CI_LOCAL), '--force-shell-executor',
 				    '--shell-isolation', '--no-color'], cwd=repo,
 				   capture_output=True, text=True, timeout=600,
 				   env=dict(os.environ, HOME=str(self.tmp)))
 		self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-2000:])
+		return r
+
+	def test_collect_job_writes_the_serial_matrix(self) -> None:
+		"""Each release job's folder is its artifact; the collect job's
+		matrix.txt is the one a serial `matrix --no-run` writes."""
+		repo = self.repo()
+		recorded(repo / OUT)
+		shutil.copytree(repo / OUT, self.tmp / 'serial')
+		serial = serial_matrix(self.tmp / 'serial', self.tmp)
+		r = self.pipeline(repo, emitted('gitlab', '--no-run', '--kcidb', 'results/kcidb',
+						*RELEASES))
 		for release in RELEASES:
 			self.assertRegex(r.stdout, rf'PASS\s+kconform {re.escape(release)}')
 		self.assertRegex(r.stdout, r'PASS\s+kconform matrix')
@@ -169,7 +179,6 @@ class GitlabPipelineTest(unittest.TestCase):
 			self.assertEqual(doc['version'], {'major': 5, 'minor': 3})
 			self.assertTrue(doc['tests'])
 
-
 	def test_bisect_collect_job_writes_the_serial_bisect(self) -> None:
 		"""One job per attempt of every step (--no-run: its recorded
 		results are its artifact); the collect job's bisect.json is the
@@ -177,9 +186,7 @@ class GitlabPipelineTest(unittest.TestCase):
 		n, repeats = 4, 2
 		table = attempts(n, 3, {1: ['pass', 'fail']}, repeats)
 		argv = bisect_argv(n, repeats)
-		repo = self.tmp / 'repo'
-		shutil.copytree(Path(cli.__file__).parent, repo / 'tools/testing/kconform',
-				ignore=shutil.ignore_patterns('tests', '__pycache__'))
+		repo = self.repo()
 		# what the bisect's --case is checked against (suites.load)
 		shutil.copy(REPO / 'suites.toml', repo)
 		for top in ('kunitconfig', 'kselftests'):
@@ -192,15 +199,7 @@ class GitlabPipelineTest(unittest.TestCase):
 		with fake_run(table, []):
 			rc, serial, serial_txt = bisected(argv, self.tmp / 'serial')
 		self.assertEqual((rc, serial['first_bad']), (0, 3), serial_txt)
-		(repo / '.gitlab-ci.yml').write_text(emitted('gitlab', '--no-run', *argv, cmd='bisect'))
-		git(repo, 'init', '-q')
-		git(repo, 'add', '.')
-		git(repo, 'commit', '-q', '-m', 'recorded attempts')
-		r = subprocess.run([str(GITLAB_CI_LOCAL), '--force-shell-executor',
-				    '--shell-isolation', '--no-color'], cwd=repo,
-				   capture_output=True, text=True, timeout=600,
-				   env=dict(os.environ, HOME=str(self.tmp)))
-		self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-2000:])
+		r = self.pipeline(repo, emitted('gitlab', '--no-run', *argv, cmd='bisect'))
 		artifacts = repo / '.gitlab-ci-local/artifacts'
 		for k in range(n + 1):
 			for i in range(1, repeats + 1):
