@@ -8,7 +8,9 @@ both is flaky and left out of the search, as `git bisect skip` does, and
 so is a step that cannot be tested (the build failed, the case did not
 run). As KernelCI's bisection requires, the answer k holds only when
 step k failed REPEATS times and step k - 1 passed REPEATS times; the
-ends are checked first (step n must fail, step 0 must pass).
+ends are checked first (step n must fail, step 0 must pass). A CI
+pipeline (ci.py) runs every attempt of every step at once; the same
+search then reads their recorded results (bisect --no-run).
 """
 
 from __future__ import annotations
