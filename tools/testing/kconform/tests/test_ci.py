@@ -226,6 +226,8 @@ class BisectCollectTest(unittest.TestCase):
 		fanout = self.tmp / 'fanout'
 		runs = fan_out(table, argv, fanout)
 		self.assertEqual(len(runs), sum(len(t) for t in table.values()))
+		for wall in fanout.glob(f'step-*/try-*/{bisect.WALL}'):
+			wall.write_text('{"wall_s": 60.0}\n')	# a build and a boot
 		serial_runs: List[Tuple[int, int]] = []
 		with fake_run(table, serial_runs):
 			rc, serial, serial_txt = bisected(argv, self.tmp / 'serial')
@@ -235,6 +237,10 @@ class BisectCollectTest(unittest.TestCase):
 		self.assertEqual(got, serial)
 		self.assertEqual(got_txt, serial_txt)
 		self.assertEqual(got_rc, rc)
+		# the wall time: the attempts searched, one after another
+		boots = sum(len(a['attempts']) for a in serial['steps'].values())
+		self.assertEqual(json.loads((fanout / 'bisect.json').read_text())['wall_s'],
+				 60.0 * boots)
 		return serial
 
 	def test_collect_is_the_serial_bisect(self) -> None:
