@@ -8,7 +8,9 @@ both is flaky and left out of the search, as `git bisect skip` does, and
 so is a step that cannot be tested (the build failed, the case did not
 run). As KernelCI's bisection requires, the answer k holds only when
 step k failed REPEATS times and step k - 1 passed REPEATS times; the
-ends are checked first (step n must fail, step 0 must pass).
+ends are checked first (step n must fail, step 0 must pass). A CI
+pipeline (ci.py) runs every attempt of every step at once; the same
+search then reads their recorded results (bisect --no-run).
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ FAIL = 'fail'
 FLAKY = 'flaky'
 UNTESTABLE = 'untestable'
 REPEATS = 3
+WALL = 'wall.json'	# an attempt's wall time, beside its results.json
+
+
+def folder(k: int, attempt: int) -> str:
+	"""Attempt (1, 2, …) of step k, under the bisect's --out."""
+	return f'step-{k:02d}/try-{attempt}'
 
 
 def attempt_verdict(results: Mapping[str, Any], wanted: Callable[[str, str, str], bool]) -> str:
@@ -58,19 +66,20 @@ def step_verdict(attempts: Sequence[str], repeats: int = REPEATS) -> str:
 
 @dataclass
 class Outcome:
+	repeats: int = REPEATS		# a verdict counts when it repeats this often
 	steps: Dict[int, List[str]] = field(default_factory=dict)	# k -> attempts
 	first_bad: Optional[int] = None		# 1-based patch number
 	candidates: List[int] = field(default_factory=list)	# when skips hide it
 	problem: str = ''
 
 	def verdict(self, k: int) -> str:
-		return step_verdict(self.steps[k])
+		return step_verdict(self.steps[k], self.repeats)
 
 
-def search(n: int, test: Callable[[int], List[str]]) -> Outcome:
+def search(n: int, test: Callable[[int], List[str]], repeats: int = REPEATS) -> Outcome:
 	"""Find the first k in 1..n whose step fails, given test(k) -> the
 	attempts of step k."""
-	out = Outcome()
+	out = Outcome(repeats)
 
 	def run(k: int) -> str:
 		if k not in out.steps:
@@ -79,11 +88,11 @@ def search(n: int, test: Callable[[int], List[str]]) -> Outcome:
 
 	if run(n) != FAIL:
 		out.problem = f'with every patch (step {n}) the case does not fail ' \
-			f'{REPEATS} times: {out.verdict(n)} {out.steps[n]}'
+			f'{repeats} times: {out.verdict(n)} {out.steps[n]}'
 		return out
 	if run(0) != PASS:
 		out.problem = f'without the patches (step 0) the case does not pass ' \
-			f'{REPEATS} times: {out.verdict(0)} {out.steps[0]}'
+			f'{repeats} times: {out.verdict(0)} {out.steps[0]}'
 		return out
 	good, bad = 0, n
 	while True:
@@ -98,7 +107,7 @@ def search(n: int, test: Callable[[int], List[str]]) -> Outcome:
 			bad = k
 		elif v == PASS:
 			good = k
-	# good passed and bad failed, REPEATS times each; the steps between
+	# good passed and bad failed, repeats times each; the steps between
 	# them (if any) were flaky or untestable.
 	if bad == good + 1:
 		out.first_bad = bad
@@ -117,7 +126,8 @@ def lines(patches: Sequence[str], out: Outcome, wall: float) -> List[str]:
 		res.append(f'   step {k}: {out.verdict(k):<10} {" ".join(out.steps[k]):<16} {name}')
 	if out.first_bad:
 		res.append(f'first bad patch: {out.first_bad}: {patches[out.first_bad - 1]} '
-			   f'(failed {REPEATS} times; step {out.first_bad - 1} passed {REPEATS} times)')
+			   f'(failed {out.repeats} times; step {out.first_bad - 1} passed '
+			   f'{out.repeats} times)')
 	if out.problem:
 		res.append('bisect: ' + out.problem)
 	flaky = [k for k in out.steps if out.verdict(k) == FLAKY]

@@ -14,7 +14,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import (bisect, changes, ci, deps, export, kcidb, listing, matrix, mutate, pipeline,
 	       preflight, proc, report, suites, tree)
@@ -123,8 +123,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 		except ValueError as e:
 			raise InputError(str(e)) from e
 	if args.emit:
-		print(ci.emit(args.emit, args.releases, args.run_args, args.no_run,
-			      args.kcidb, args.ci_image), end='')
+		print(ci.emit_matrix(args.emit, args.releases, args.run_args, args.no_run,
+				     args.kcidb, args.ci_image), end='')
 		return 0
 	walls: Dict[str, float] = {}
 	results: Dict[str, Dict[str, Any]] = {}
@@ -173,6 +173,46 @@ def cmd_changes(args: argparse.Namespace) -> int:
 	return 0
 
 
+def _in_repo(patch: Path) -> str:
+	"""A patch as a CI job names it: a path in the repository it checks out."""
+	try:
+		return str(patch.relative_to(REPO))
+	except ValueError:
+		raise InputError(f'--emit: --patch {patch} is not in the repository '
+				 f'({REPO}), which is all a CI job has') from None
+
+
+def _bisect_attempt(args: argparse.Namespace, wants: Callable[[str, str, str], bool],
+		    patches: Sequence[Path], picked: Sequence[str], extra: Sequence[str],
+		    out: Path, walls: Dict[Tuple[int, int], float]) -> Callable[[int, int], str]:
+	"""Attempt i (1, 2, …) of step k: a run with the first k patches, or
+	with --no-run the one recorded in its folder; its wall time in walls."""
+	start = time.monotonic()
+
+	def attempt(k: int, i: int) -> str:
+		folder = out / bisect.folder(k, i)
+		if args.no_run:
+			got = report.read(folder / 'results.json')
+			walls[k, i] = float(report.read(folder / bisect.WALL).get('wall_s', 0.0))
+		else:
+			print(f'kconform: bisect: step {k} (patches 1..{k}), attempt {i}',
+			      flush=True)
+			begin = time.monotonic()
+			got = run_report([*[a for p in patches[:k] for a in ('--patch', str(p))],
+					  '--retries', '0', '--out', str(folder), *picked, *extra],
+					 folder)
+			walls[k, i] = round(time.monotonic() - begin, 1)
+			folder.mkdir(parents=True, exist_ok=True)
+			(folder / bisect.WALL).write_text(json.dumps({'wall_s': walls[k, i]}) + '\n')
+			if _stopped(got):
+				raise KconformError('bisect stopped by a signal')
+		v = bisect.attempt_verdict(got, wants)
+		print(f'kconform: bisect: step {k} attempt {i}: {v} '
+		      f'({time.monotonic() - start:.0f} s so far)', flush=True)
+		return v
+	return attempt
+
+
 def cmd_bisect(args: argparse.Namespace) -> int:
 	"""The first patch of the stack that makes the case fail."""
 	registry = suites.load(REPO)
@@ -183,31 +223,31 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 	patches = [patch_file(p) for p in args.patch or []]
 	if not patches:
 		raise InputError('bisect needs the stack: --patch A --patch B ...')
+	if args.step is not None and not 0 <= args.step <= len(patches) or args.attempt < 1:
+		raise InputError(f'--step {args.step} --attempt {args.attempt}: a step is '
+				 f'0..{len(patches)}, an attempt 1 or more')
 	extra = preflight.bisect(args)
-	out = out_dir(args.out)
 	picked = [a for name in args.suite or [] for a in ('--suite', name)] + \
 		[a for kind in args.kind or [] for a in ('--kind', kind)] + \
 		[a for glob in args.case or [] for a in ('--case', glob)]
+	if args.emit:
+		argv = [*picked, *[a for p in patches for a in ('--patch', _in_repo(p))],
+			'--repeats', str(args.repeats),
+			*([f'--run-args={args.run_args}'] if args.run_args else [])]
+		print(ci.emit_bisect(args.emit, argv, len(patches), args.repeats,
+				     args.no_run, args.ci_image), end='')
+		return 0
+	out = out_dir(args.out)
+	walls: Dict[Tuple[int, int], float] = {}
+	attempt = _bisect_attempt(args, sel.wants, patches, picked, extra, out, walls)
+	if args.step is not None:
+		# one CI job: the collect job (--no-run) reads the verdict
+		return 1 if attempt(args.step, args.attempt) == bisect.UNTESTABLE else 0
 	start = time.monotonic()
-
-	def test(k: int) -> List[str]:
-		def attempt(i: int) -> str:
-			folder = out / f'step-{k:02d}' / f'try-{i + 1}'
-			print(f'kconform: bisect: step {k} (patches 1..{k}), attempt {i + 1}',
-			      flush=True)
-			got = run_report([*[a for p in patches[:k] for a in ('--patch', str(p))],
-					  '--retries', '0', '--out', str(folder), *picked, *extra],
-					 folder)
-			if _stopped(got):
-				raise KconformError('bisect stopped by a signal')
-			v = bisect.attempt_verdict(got, sel.wants)
-			print(f'kconform: bisect: step {k} attempt {i + 1}: {v} '
-			      f'({time.monotonic() - start:.0f} s so far)', flush=True)
-			return v
-		return bisect.repeat(attempt, args.repeats)
-
-	got = bisect.search(len(patches), test)
-	wall = time.monotonic() - start
+	got = bisect.search(len(patches), lambda k: bisect.repeat(
+		lambda i: attempt(k, i + 1), args.repeats), args.repeats)
+	# --no-run: the time the runs searched took, one after another
+	wall = sum(walls.values()) if args.no_run else time.monotonic() - start
 	table = bisect.lines([p.name for p in patches], got, wall)
 	(out / 'bisect.txt').write_text('\n'.join(table) + '\n')
 	(out / 'bisect.json').write_text(json.dumps({
@@ -218,6 +258,9 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 		'problem': got.problem, 'wall_s': round(wall, 1)}, indent=1) + '\n')
 	for line in table:
 		print(line)
+	if args.no_run:
+		print(f'kconform: bisect: searched {len(walls)} of the '
+		      f'{len(list(out.glob("step-*/try-*/results.json")))} attempts recorded in {out}')
 	return 0 if got.first_bad else 1
 
 
@@ -339,7 +382,7 @@ def parser() -> argparse.ArgumentParser:
 			help="options for each run, one string (--run-args='--kind kunit')")
 	mx.add_argument('--no-run', action='store_true',
 			help='tabulate the results already in --out')
-	ci.options(mx)
+	ci.matrix_options(mx)
 	mx.set_defaults(func=cmd_matrix)
 
 	ch = sub.add_parser('changes', help='every hunk of the features\' files between '
@@ -363,6 +406,15 @@ def parser() -> argparse.ArgumentParser:
 	bs.add_argument('--out', default=str(REPO / 'results' / 'bisect'), metavar='DIR')
 	bs.add_argument('--run-args', default='', metavar='ARGS',
 			help="more options for each run, one string")
+	bs.add_argument('--step', type=int, metavar='K',
+			help='run one attempt of step K alone (a CI job), in '
+			     'step-KK/try-I/ of --out')
+	bs.add_argument('--attempt', type=int, default=1, metavar='I',
+			help='--step: which attempt (default 1)')
+	bs.add_argument('--no-run', action='store_true',
+			help='bisect over the attempts already in --out (a CI '
+			     'pipeline\'s collect job)')
+	ci.options(bs, 'every attempt of every step')
 	bs.set_defaults(func=cmd_bisect)
 
 	mu = sub.add_parser('mutate', help="mutants of the features' C code, "
