@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Upstream's test_progs: suites.toml's selectors into the files a build
+keeps, and the Makefile's command line (no kernel, no compiler)."""
+
+import tempfile
+import unittest
+from pathlib import Path
+from typing import List
+
+from kconform import suites, upstream
+from kconform.model import KconformError
+
+REPO = Path(__file__).resolve().parents[4]
+
+
+def _selftests(root: Path) -> Path:
+	"""A selftests/bpf folder shaped as 6.1's: bpf_iter.c defines two
+	tests, kfunc_call.c includes a light skeleton too."""
+	bpf = root / upstream.SELFTESTS
+	(bpf / 'prog_tests').mkdir(parents=True)
+	(bpf / 'progs').mkdir()
+	(bpf / 'prog_tests/bpf_iter.c').write_text(
+		'#include <test_progs.h>\n#include "bpf_iter_task.skel.h"\n'
+		'#include "bpf_iter_tcp6.skel.h"\n'
+		'void test_bpf_sockmap_map_iter_fd(void)\n{\n}\n'
+		'void test_bpf_iter(void)\n{\n}\n')
+	(bpf / 'prog_tests/kfunc_call.c').write_text(
+		'#include "kfunc_call_test.skel.h"\n#include "kfunc_call_test.lskel.h"\n'
+		'#include "cap_helpers.h"\nvoid serial_test_kfunc_call(void)\n{\n}\n')
+	(bpf / 'prog_tests/other.c').write_text(
+		'#include "other.skel.h"\nvoid test_other(void)\n{\n}\n')
+	(bpf / 'prog_tests/linked.c').write_text(
+		'#include "linked_maps.skel.h"\nvoid test_linked(void)\n{\n}\n')
+	for prog in ('bpf_iter_task', 'bpf_iter_tcp6', 'kfunc_call_test', 'other',
+		     'linked_maps1', 'btf_data'):
+		(bpf / 'progs' / f'{prog}.c').write_text('\n')
+	(bpf / 'progs/bpf_misc.h').write_text('\n')
+	return bpf
+
+
+class PlanTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.root = Path(tempfile.mkdtemp())
+		self.bpf = _selftests(self.root)
+
+	def test_selectors_keep_their_files_and_programs(self) -> None:
+		p = upstream.plan(self.bpf, ['bpf_iter/task_*', 'kfunc_call/destructive'], True)
+		self.assertEqual(p.tests, ('bpf_iter.c', 'kfunc_call.c'))
+		# btf_data.c: resolve_btfids reads its BTF when test_progs links
+		self.assertEqual(p.progs, ('bpf_iter_task.c', 'bpf_iter_tcp6.c',
+					   'btf_data.c', 'kfunc_call_test.c'))
+		self.assertEqual(p.light, ('kfunc_call_test.c',))
+		self.assertEqual(p.selectors, ('bpf_iter/task_*', 'kfunc_call/destructive'))
+
+	def test_a_file_of_two_tests_is_kept_once(self) -> None:
+		p = upstream.plan(self.bpf, ['bpf_iter', 'bpf_sockmap_map_iter_fd'], False)
+		self.assertEqual(p.tests, ('bpf_iter.c',))
+
+	def test_an_unknown_test_is_named(self) -> None:
+		with self.assertRaises(KconformError) as ctx:
+			upstream.plan(self.bpf, ['bpf_iter', 'task_iter/x'], True)
+		self.assertIn('task_iter/x', str(ctx.exception))
+		self.assertNotIn('bpf_iter,', str(ctx.exception))
+
+	def test_a_linked_skeleton_is_refused(self) -> None:
+		with self.assertRaises(KconformError) as ctx:
+			upstream.plan(self.bpf, ['linked'], True)
+		self.assertIn('linked_maps.skel.h', str(ctx.exception))
+
+
+class SourceTest(unittest.TestCase):
+
+	def test_tools_copied_with_only_the_plan_the_rest_linked(self) -> None:
+		tree = Path(tempfile.mkdtemp()) / 'linux'
+		bpf = _selftests(tree)
+		(bpf / 'prog_tests/tests.h').write_text('DEFINE_TEST(other)\n')
+		(tree / 'scripts').mkdir()
+		(tree / 'Makefile').write_text('\n')
+		p = upstream.plan(bpf, ['kfunc_call'], True)
+		dest = tree.parent / 'out/src'
+		got = upstream.source(tree, dest, p)
+		self.assertEqual(got, dest / upstream.SELFTESTS)
+		self.assertTrue((dest / 'scripts').is_symlink())
+		self.assertTrue((dest / 'Makefile').is_symlink())
+		self.assertFalse((dest / 'tools').is_symlink())
+		self.assertEqual(sorted(f.name for f in (got / 'prog_tests').iterdir()),
+				 ['kfunc_call.c'])
+		self.assertEqual(sorted(f.name for f in (got / 'progs').iterdir()),
+				 ['bpf_misc.h', 'btf_data.c', 'kfunc_call_test.c'])
+		# the tree itself is left whole
+		self.assertTrue((bpf / 'prog_tests/other.c').exists())
+		self.assertTrue((bpf / 'prog_tests/tests.h').exists())
+
+
+class MakeArgsTest(unittest.TestCase):
+
+	def _args(self, testmod: bool) -> List[str]:
+		p = upstream.Plan(('kfunc_call',), ('kfunc_call.c',),
+				  ('btf_data.c', 'kfunc_call_test.c'), ('kfunc_call_test.c',), testmod)
+		return upstream.make_args(p, Path('/s'), Path('/o'), Path('/b/vmlinux'),
+					  Path('/b') if testmod else None, 2)
+
+	def test_lists_narrowed_on_the_command_line(self) -> None:
+		args = self._args(True)
+		self.assertEqual(args[:3], ['make', '-C', '/s'])
+		self.assertIn('LLVM=1', args)
+		for want in ('OUTPUT=/o', 'VMLINUX_BTF=/b/vmlinux', 'KDIR=/b',
+			     'LINKED_SKELS=', 'LSKELS=', 'LSKELS_EXTRA=kfunc_call_test.c',
+			     'TRUNNER_EXTRA_FILES=/o/bpf_testmod.ko /o/sign-file verify_sig_setup.sh'):
+			self.assertIn(want, args)
+		self.assertEqual(args[-1], 'test_progs')
+
+	def test_no_module_without_a_kernel_build(self) -> None:
+		args = self._args(False)
+		self.assertFalse([a for a in args if a.startswith('KDIR=')])
+		self.assertIn('TRUNNER_EXTRA_FILES=/o/sign-file verify_sig_setup.sh', args)
+
+
+class RegistryTest(unittest.TestCase):
+
+	def test_the_features_name_their_upstream_tests(self) -> None:
+		specs = {s.name: s for s in suites.load(REPO)}
+		self.assertEqual(specs['bpf_user_ringbuf'].upstream, ('user_ringbuf',))
+		self.assertIn('deny_namespace', specs['bpf_security'].upstream)
+		self.assertEqual(specs['tcp_ehash'].upstream, ())
+		got = upstream.selectors(list(specs.values()))
+		# cgroup_iter is named by two features, selected once
+		self.assertEqual(got.count('cgroup_iter'), 1)
+		self.assertEqual(got[0], 'cgroup_iter')
+
+	def test_a_bad_selector_is_refused(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		(tmp / 'kselftests/x').mkdir(parents=True)
+		for bad in ('"user_ringbuf"', '["a/b/c"]', '["a,b"]', '[1]'):
+			(tmp / 'suites.toml').write_text(f'[x]\nupstream = {bad}\n')
+			with self.assertRaises(KconformError) as ctx:
+				suites.load(tmp)
+			self.assertIn('[x] upstream', str(ctx.exception))
+
+
+if __name__ == '__main__':
+	unittest.main()
