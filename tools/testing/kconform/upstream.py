@@ -23,12 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import proc
+from . import kconfig, proc
 from .guest import TOOLCHAIN
 from .model import KconformError
 from .suites import SuiteSpec
 
 SELFTESTS = Path('tools/testing/selftests/bpf')
+# what test_progs needs of the kernel beyond the features' configs
+CONFIG = Path('tools/testing/guest/upstream.config')
 # a test function, as the Makefile's tests.h rule finds it
 _TEST = re.compile(r'^void (?:serial_)?test_([a-zA-Z0-9_]+)\((?:void)?\)', re.M)
 _SKEL = re.compile(r'^#include\s+"([A-Za-z0-9_]+)\.(skel|lskel)\.h"', re.M)
@@ -137,11 +139,22 @@ def make_args(p: Plan, selftests: Path, output: Path, vmlinux: Path,
 		f'TRUNNER_EXTRA_FILES={" ".join(extra)}', 'test_progs']
 
 
-def build(tree: Path, vmlinux: Path, kdir: Optional[Path], out: Path,
-	  wanted: Sequence[str], jobs: int, log: Path) -> Built:
+def lacking(fragment: Path, dotconfig: Path) -> List[str]:
+	"""The fragment's lines the kernel's .config does not hold."""
+	return sorted(kconfig.lost(fragment.read_text(), dotconfig.read_text()).values())
+
+
+def build(tree: Path, vmlinux: Path, kdir: Optional[Path], fragment: Path,
+	  out: Path, wanted: Sequence[str], jobs: int, log: Path) -> Built:
 	"""test_progs for the selectors, in out/build (its sources in
 	out/src): vmlinux gives the BTF, kdir (the kernel's build folder, None
-	for a package's kernel) bpf_testmod.ko."""
+	for a package's kernel) bpf_testmod.ko; a kernel built without the
+	fragment's options (CONFIG) is refused before anything is built."""
+	if kdir is not None:
+		missing = lacking(fragment, kdir / '.config')
+		if missing:
+			raise KconformError(f'upstream: the kernel of {kdir} lacks what '
+					    f'test_progs needs ({fragment}): ' + ', '.join(missing))
 	p = plan(tree / SELFTESTS, wanted, kdir is not None)
 	selftests = source(tree, out / 'src', p)
 	output = out / 'build'

@@ -7,6 +7,8 @@ import unittest
 from pathlib import Path
 from typing import List
 
+from unittest import mock
+
 from kconform import suites, upstream
 from kconform.model import KconformError
 
@@ -115,6 +117,28 @@ class MakeArgsTest(unittest.TestCase):
 		args = self._args(False)
 		self.assertFalse([a for a in args if a.startswith('KDIR=')])
 		self.assertIn('TRUNNER_EXTRA_FILES=/o/sign-file verify_sig_setup.sh', args)
+
+
+class ConfigTest(unittest.TestCase):
+
+	def test_a_kernel_without_the_fragment_is_refused_before_make(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		kdir = tmp / 'build'
+		kdir.mkdir()
+		# the debug variant's kernel of 6.1.192 as built today: no IPv6
+		(kdir / '.config').write_text('CONFIG_INET=y\n# CONFIG_IPV6 is not set\n')
+		with mock.patch.object(upstream.proc, 'check') as make:
+			with self.assertRaises(KconformError) as ctx:
+				upstream.build(tmp / 'linux', kdir / 'vmlinux', kdir,
+					       REPO / upstream.CONFIG, tmp / 'out', ['bpf_iter'], 2,
+					       tmp / 'log')
+			make.assert_not_called()
+		self.assertIn('CONFIG_IPV6=y (.config has CONFIG_IPV6=n)', str(ctx.exception))
+
+	def test_a_kernel_with_it_passes(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		(tmp / '.config').write_text('CONFIG_INET=y\nCONFIG_IPV6=y\n')
+		self.assertEqual(upstream.lacking(REPO / upstream.CONFIG, tmp / '.config'), [])
 
 
 class RegistryTest(unittest.TestCase):
