@@ -9,7 +9,7 @@ from typing import List
 
 from unittest import mock
 
-from kconform import suites, upstream
+from kconform import proc, suites, upstream
 from kconform.model import KconformError
 
 REPO = Path(__file__).resolve().parents[4]
@@ -127,7 +127,7 @@ class ConfigTest(unittest.TestCase):
 		kdir.mkdir()
 		# the debug variant's kernel of 6.1.192 as built today: no IPv6
 		(kdir / '.config').write_text('CONFIG_INET=y\n# CONFIG_IPV6 is not set\n')
-		with mock.patch.object(upstream.proc, 'check') as make:
+		with mock.patch.object(proc, 'check') as make:
 			with self.assertRaises(KconformError) as ctx:
 				upstream.build(tmp / 'linux', kdir / 'vmlinux', kdir,
 					       REPO / upstream.CONFIG, tmp / 'out', ['bpf_iter'], 2,
