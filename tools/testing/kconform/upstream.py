@@ -36,8 +36,8 @@ _TEST = re.compile(r'^void (?:serial_)?test_([a-zA-Z0-9_]+)\((?:void)?\)', re.M)
 _SKEL = re.compile(r'^#include\s+"([A-Za-z0-9_]+)\.(skel|lskel)\.h"', re.M)
 # resolve_btfids reads the BTF of this program when it links test_progs
 ALWAYS = ('btf_data.c',)
-# files test_progs runs beside it: verify_pkcs7_sig's key setup script
-# and the tree's sign-file it calls (both built or copied by the Makefile)
+# copied beside test_progs, which runs them: verify_pkcs7_sig's key setup
+# script (the Makefile also builds the tree's sign-file, which it calls)
 SCRIPTS = ('verify_sig_setup.sh',)
 BUILD_TIMEOUT = 1800
 
