@@ -21,7 +21,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import kconfig, proc
 from .guest import TOOLCHAIN
@@ -34,6 +34,8 @@ CONFIG = Path('tools/testing/guest/upstream.config')
 # a test function, as the Makefile's tests.h rule finds it
 _TEST = re.compile(r'^void (?:serial_)?test_([a-zA-Z0-9_]+)\((?:void)?\)', re.M)
 _SKEL = re.compile(r'^#include\s+"([A-Za-z0-9_]+)\.(skel|lskel)\.h"', re.M)
+# a program that includes another's source (test_sk_assign_libbpf.c)
+_SOURCE = re.compile(r'^#include\s+"([A-Za-z0-9_]+\.c)"', re.M)
 # resolve_btfids reads the BTF of this program when it links test_progs
 ALWAYS = ('btf_data.c',)
 # copied beside test_progs, which runs them: verify_pkcs7_sig's key setup
@@ -97,8 +99,21 @@ def plan(selftests: Path, wanted: Sequence[str], testmod: bool) -> Plan:
 			progs.add(f'{name}.c')
 			if kind == 'lskel':
 				light.add(f'{name}.c')
-	return Plan(tuple(wanted), tuple(tests), tuple(sorted(progs)),
+	return Plan(tuple(wanted), tuple(tests), tuple(sorted(_with_sources(selftests, progs))),
 		    tuple(sorted(light)), testmod)
+
+
+def _with_sources(selftests: Path, progs: Set[str]) -> Set[str]:
+	"""The programs and the program sources they include, transitively."""
+	out = set(progs)
+	todo = list(progs)
+	while todo:
+		text = (selftests / 'progs' / todo.pop()).read_text(errors='replace')
+		for name in _SOURCE.findall(text):
+			if name not in out and (selftests / 'progs' / name).is_file():
+				out.add(name)
+				todo.append(name)
+	return out
 
 
 def source(tree: Path, dest: Path, p: Plan) -> Path:

@@ -55,6 +55,17 @@ class PlanTest(unittest.TestCase):
 		self.assertEqual(p.light, ('kfunc_call_test.c',))
 		self.assertEqual(p.selectors, ('bpf_iter/task_*', 'kfunc_call/destructive'))
 
+	def test_a_program_s_included_source_is_kept(self) -> None:
+		# 6.1's test_sk_assign_libbpf.c includes test_sk_assign.c
+		(self.bpf / 'prog_tests/other.c').write_text(
+			'#include "test_sk_assign_libbpf.skel.h"\nvoid test_other(void)\n{\n}\n')
+		(self.bpf / 'progs/test_sk_assign_libbpf.c').write_text(
+			'#define TEST_SK_ASSIGN_LIBBPF\n#include "test_sk_assign.c"\n')
+		(self.bpf / 'progs/test_sk_assign.c').write_text('#include "bpf_misc.h"\n')
+		p = upstream.plan(self.bpf, ['other'], True)
+		self.assertEqual(p.progs, ('btf_data.c', 'test_sk_assign.c',
+					   'test_sk_assign_libbpf.c'))
+
 	def test_a_file_of_two_tests_is_kept_once(self) -> None:
 		p = upstream.plan(self.bpf, ['bpf_iter', 'bpf_sockmap_map_iter_fd'], False)
 		self.assertEqual(p.tests, ('bpf_iter.c',))
