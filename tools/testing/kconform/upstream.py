@@ -12,7 +12,9 @@ files, and runs the selftests' Makefile there: the Makefile builds every
 prog_tests/*.c and progs/*.c it finds, and its own lists (linked and light
 skeletons, extra files) are narrowed on its command line. The guest
 kernel's build folder gives vmlinux (BTF for vmlinux.h) and, for
-bpf_testmod.ko, the kernel to build the module against.
+bpf_testmod.ko, the kernel to build the module against. cases() reads
+test_progs' output (6.1 has no JSON output: -J is 6.4's) into cases.
+Runs do not build or boot it yet.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import kconfig, proc
 from .guest import TOOLCHAIN
-from .model import KconformError
+from .model import Case, KconformError, Status
 from .suites import SuiteSpec
 
 SELFTESTS = Path('tools/testing/selftests/bpf')
@@ -42,6 +44,14 @@ ALWAYS = ('btf_data.c',)
 # script (the Makefile also builds the tree's sign-file, which it calls)
 SCRIPTS = ('verify_sig_setup.sh',)
 BUILD_TIMEOUT = 1800
+# test_progs' result line (6.1 test_progs.c print_test_name and
+# print_subtest_name): "#N name:RESULT" and "#N/M test/subtest:RESULT"
+_RESULT = re.compile(r'^#(\d+)(/\d+)?\s+(.+):(OK|SKIP|FAIL)$')
+_STATUS = {'OK': Status.PASS, 'SKIP': Status.SKIP, 'FAIL': Status.FAIL}
+# after the results, with a failure and without -v, the failed tests'
+# logs and result lines again
+_ERROR_LOGS = 'All error logs:'
+LOG_LINES = 40		# of a failed case's log, kept as its message
 
 
 @dataclass(frozen=True)
@@ -181,3 +191,36 @@ def build(tree: Path, vmlinux: Path, kdir: Optional[Path], fragment: Path,
 	if p.testmod:
 		files.append(output / 'bpf_testmod.ko')
 	return Built(p, output, tuple(files))
+
+
+def cases(output: str) -> List[Case]:
+	"""test_progs' output as cases: `test/subtest` for each subtest line,
+	`test` for a test without subtests (its own line after its subtests'
+	is their sum, kept only when it fails while none of them does). A
+	case's message is what test_progs printed for it before its line: the
+	log of a failure (of every case with -v)."""
+	out: List[Case] = []
+	failed_sub: Dict[str, bool] = {}	# test number -> a subtest failed
+	since_case: List[str] = []		# a subtest's log
+	since_test: List[str] = []		# the test's, its subtests' too
+	for line in output.splitlines():
+		if line.strip() == _ERROR_LOGS:
+			break
+		m = _RESULT.match(line.rstrip())
+		if not m:
+			since_case.append(line.rstrip())
+			since_test.append(line.rstrip())
+			continue
+		num, sub, name, result = m.groups()
+		status = _STATUS[result]
+		log = since_case if sub is not None else since_test
+		message = '\n'.join(log[-LOG_LINES:]).strip() if status != Status.PASS else ''
+		since_case = []
+		if sub is not None:
+			failed_sub[num] = failed_sub.get(num, False) or status == Status.FAIL
+		else:
+			since_test = []
+			if num in failed_sub and (status != Status.FAIL or failed_sub[num]):
+				continue
+		out.append(Case(name, status, message))
+	return out

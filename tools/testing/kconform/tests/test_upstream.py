@@ -10,9 +10,12 @@ from typing import List
 from unittest import mock
 
 from kconform import proc, suites, upstream
-from kconform.model import KconformError
+from kconform.model import KconformError, Status
 
 REPO = Path(__file__).resolve().parents[4]
+# written from 6.1's test_progs.c print formats, not recorded: no
+# test_progs has run in a guest yet
+LOG = Path(__file__).parent / 'test_data/test_progs_6.1.log'
 
 
 def _selftests(root: Path) -> Path:
@@ -150,6 +153,40 @@ class ConfigTest(unittest.TestCase):
 		tmp = Path(tempfile.mkdtemp())
 		(tmp / '.config').write_text('CONFIG_INET=y\nCONFIG_IPV6=y\n')
 		self.assertEqual(upstream.lacking(REPO / upstream.CONFIG, tmp / '.config'), [])
+
+
+class CasesTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.got = {c.name: c for c in upstream.cases(LOG.read_text())}
+
+	def test_subtests_are_cases_and_their_test_s_sum_is_not(self) -> None:
+		self.assertEqual(list(self.got), [
+			'bpf_iter/task_tid', 'bpf_iter/task_pid', 'bpf_iter/task_file',
+			'bpf_iter/tcp6', 'cgroup_iter/cgroup_iter__invalid_cgroup',
+			'cgroup_iter/cgroup_iter__preorder', 'cgroup_hierarchical_stats',
+			'kfunc_call/destructive', 'kfunc_call', 'lookup_key',
+			'deny_namespace/unpriv_userns_create_no_bpf'])
+		self.assertEqual(self.got['bpf_iter/task_tid'].status, Status.PASS)
+		self.assertEqual(self.got['bpf_iter/tcp6'].status, Status.SKIP)
+		self.assertEqual(self.got['lookup_key'].status, Status.PASS)
+
+	def test_a_failure_carries_its_own_log(self) -> None:
+		c = self.got['bpf_iter/task_file']
+		self.assertEqual(c.status, Status.FAIL)
+		self.assertIn('actual 1 != expected 2', c.message)
+		self.assertNotIn('WARNING', c.message)
+		self.assertIn('errno 16', self.got['cgroup_hierarchical_stats'].message)
+
+	def test_a_test_failing_outside_its_subtests_is_a_case(self) -> None:
+		c = self.got['kfunc_call']
+		self.assertEqual(c.status, Status.FAIL)
+		self.assertIn('kfunc_call_test__open_and_load', c.message)
+		self.assertEqual(self.got['kfunc_call/destructive'].status, Status.PASS)
+
+	def test_the_error_log_summary_is_not_counted_again(self) -> None:
+		names = [c.name for c in upstream.cases(LOG.read_text())]
+		self.assertEqual(names.count('bpf_iter/task_file'), 1)
 
 
 class RegistryTest(unittest.TestCase):
