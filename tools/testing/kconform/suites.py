@@ -12,13 +12,15 @@ programs of the suite's kselftest target that the guest runs, as
 benchmarks (see bench.py), in the boot of `--kind bench`, whose command
 line has `bench_cmdline` instead of `cmdline`.
 `modules` and `needs` say what a package's kernel (--image, image.py)
-must load or have.
+must load or have. `upstream` names the tree's own BPF selftests of the
+feature, test_progs selectors (upstream.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -29,7 +31,8 @@ from .model import InputError, KconformError, Kind, Suite, runner_made
 KINDS = (Kind.KUNIT, Kind.KSELFTEST)	# what a run runs unless --kind says
 ALL_KINDS = KINDS + (Kind.BENCH,)	# bench: only when asked (make bench)
 KEYS = ('kunit', 'requires', 'cmdline', 'bench', 'modules', 'needs',
-	'bench_cmdline', 'patches', 'alone', 'seconds')	# of a suites.toml table
+	'bench_cmdline', 'patches', 'alone', 'seconds',
+	'upstream')	# of a suites.toml table
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ class SuiteSpec:
 	# its kselftest target's case time in a boot, as shipped: the lanes'
 	# plan before this machine has timed a boot of its own (0: unknown)
 	seconds: float = 0.0
+	# upstream's test_progs selectors of the feature ("test[/subtest]")
+	upstream: Tuple[str, ...] = field(default=())
 
 	def names(self, kind: str) -> Tuple[str, ...]:
 		"""The suite names results.json gives this suite of a kind."""
@@ -94,7 +99,8 @@ def load(repo: Path) -> List[SuiteSpec]:
 			bench_cmdline=str(entry.get('bench_cmdline', '')),
 			patches=_patches(name, entry.get('patches', {})),
 			alone=str(entry.get('alone', '')),
-			seconds=_seconds(name, entry.get('seconds', 0))))
+			seconds=_seconds(name, entry.get('seconds', 0)),
+			upstream=_upstream(name, entry.get('upstream', []))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
@@ -102,6 +108,15 @@ def load(repo: Path) -> List[SuiteSpec]:
 			raise KconformError(f'suites.toml: {name} has a bench but '
 					    f'no {ksft}/ to build it in')
 	return specs
+
+
+def _upstream(name: str, value: object) -> Tuple[str, ...]:
+	if not isinstance(value, list) or not all(
+			isinstance(v, str) and re.fullmatch(r'[A-Za-z0-9_]+(/[^/,]+)?', v)
+			for v in value):
+		raise KconformError(f'suites.toml: [{name}] upstream must be '
+				    '["test", "test/subtest-glob", ...] (test_progs -a)')
+	return tuple(value)
 
 
 def _patches(name: str, value: object) -> Tuple[Tuple[str, str], ...]:
