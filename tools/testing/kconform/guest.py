@@ -255,7 +255,9 @@ BUILD_IDLE = 1200		# s without a line of make's output (BTF, a link)
 
 
 def build(job: GuestJob, key: Optional[str]) -> bool:
-	"""make all + headers; False when the stamp says this key is built."""
+	"""make all; False when the stamp says this key is built. The uapi
+	headers are the user space's (install_tests): a KUnit verdict does
+	not wait for them."""
 	stamp = job.build_dir / 'kconform-built'
 	if _fresh(stamp, key, job.image):
 		return False
@@ -265,8 +267,6 @@ def build(job: GuestJob, key: Optional[str]) -> bool:
 	with ccache.measured(job.ccache, 'kernel'):
 		proc.check(job.make('all'), job.out / 'guest-build.log', BUILD_TIMEOUT,
 			   'kernel build', idle=BUILD_IDLE)
-		proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
-			   'kernel headers')
 	if key is not None:
 		stamp.write_text(key)
 	return True
@@ -418,9 +418,15 @@ def userspace(job: GuestJob, specs: Sequence[SuiteSpec],
 
 
 def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
+	"""The uapi headers in build_dir/usr/include (KHDR_INCLUDES; a
+	package's are made with its kernel: package_kernel), then the
+	kselftests installed."""
 	dest = job.installed
 	if dest.exists():
 		shutil.rmtree(dest)
+	if job.package is None:
+		proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
+			   'kernel headers')
 	names = targets(specs)
 	with ccache.measured(job.ccache, 'kselftests'):
 		proc.check([*job.host(), 'make', '-C', str(job.tree / 'tools/testing/selftests'),

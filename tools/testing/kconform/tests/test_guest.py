@@ -8,6 +8,7 @@ import tempfile
 import unittest
 from pathlib import Path
 from typing import Dict, List
+from unittest import mock
 
 from kconform import guest, proc, suites
 from kconform.model import KconformError
@@ -82,13 +83,22 @@ class StampTest(unittest.TestCase):
 	def test_same_tree_config_toolchain_is_not_built_again(self) -> None:
 		key = guest.build_key(self.job, 'tree-1')
 		self.assertTrue(guest.build(self.job, key))
-		self.assertEqual(self.made, [['all'], ['headers']])
+		self.assertEqual(self.made, [['all']])
 		self.assertFalse(guest.build(self.job, guest.build_key(self.job, 'tree-1')))
-		self.assertEqual(len(self.made), 2)
+		self.assertEqual(len(self.made), 1)
 		(self.job.build_dir / '.config').write_text('CONFIG_A=m\n')
 		self.assertTrue(guest.build(self.job, guest.build_key(self.job, 'tree-1')))
 		self.assertTrue(guest.build(self.job, guest.build_key(self.job, 'tree-2')))
-		self.assertEqual(len(self.made), 6)
+		self.assertEqual(len(self.made), 3)
+
+	def test_the_headers_are_made_with_the_user_space(self) -> None:
+		"""The KUnit boot does not wait for the uapi headers; the tests
+		are never installed without them (a package's: its own)."""
+		guest.install_tests(self.job, [])
+		self.assertEqual(self.made, [['headers'], ['install']])
+		self.job.package = mock.Mock()
+		guest.install_tests(self.job, [])
+		self.assertEqual(self.made[2:], [['install']])
 
 	def test_unknown_tree_state_always_builds(self) -> None:
 		self.assertIsNone(guest.build_key(self.job, None))
