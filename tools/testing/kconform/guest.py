@@ -10,7 +10,10 @@ and Rust). kunit.py exec boots its image for the KUnit suites; for the
 kselftests it boots with kunit.enable=0 and an initramfs holding Debian's
 static busybox, the tests installed by the tree's own
 `make -C tools/testing/selftests install` and the libraries they need.
-A build or an initramfs whose inputs did not change is not made again.
+A build or an initramfs whose inputs did not change is not made again:
+the user space's inputs are what it reads of the tree and what it takes
+from the build (products_key), so a KUnit test edited, relinked into a
+kernel whose BTF, exports and modules are the same, keeps it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import struct
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +39,9 @@ BUSYBOX = Path('/bin/busybox')
 TOOLCHAIN = ('ARCH=x86_64', 'LLVM=1', 'CC=ccache clang',
 	     'RUSTC=/usr/bin/rustc', 'HOSTRUSTC=/usr/bin/rustc',
 	     'RUSTDOC=/usr/bin/rustdoc', 'BINDGEN=/usr/bin/bindgen')
+# Host tools that stand in for Debian's during a make of the tree, first
+# on its PATH: pahole without -j (hostbin/pahole says why).
+HOSTBIN = 'tools/testing/hostbin'
 UP_MARKER = 'kconform: guest userspace up'
 # printk.time=1: the guest is configured from allnoconfig, without
 # PRINTK_TIME; a time stamp is what lets the parser split a kernel line
@@ -113,8 +120,13 @@ class GuestJob:
 	def initramfs(self) -> Path:
 		return self.build_dir / 'kconform-initramfs.cpio'
 
+	def host(self) -> List[str]:
+		"""How every make of the tree that may encode BTF starts: with
+		HOSTBIN first on PATH."""
+		return ['env', f'PATH={self.repo / HOSTBIN}:{os.environ.get("PATH", os.defpath)}']
+
 	def make(self, *targets: str) -> List[str]:
-		return ['make', '-C', str(self.tree), f'O={self.build_dir}',
+		return [*self.host(), 'make', '-C', str(self.tree), f'O={self.build_dir}',
 			*TOOLCHAIN, *self.make_vars, f'-j{self.jobs}', *targets]
 
 
@@ -243,7 +255,9 @@ BUILD_IDLE = 1200		# s without a line of make's output (BTF, a link)
 
 
 def build(job: GuestJob, key: Optional[str]) -> bool:
-	"""make all + headers; False when the stamp says this key is built."""
+	"""make all; False when the stamp says this key is built. The uapi
+	headers are the user space's (install_tests): a KUnit verdict does
+	not wait for them."""
 	stamp = job.build_dir / 'kconform-built'
 	if _fresh(stamp, key, job.image):
 		return False
@@ -253,8 +267,6 @@ def build(job: GuestJob, key: Optional[str]) -> bool:
 	with ccache.measured(job.ccache, 'kernel'):
 		proc.check(job.make('all'), job.out / 'guest-build.log', BUILD_TIMEOUT,
 			   'kernel build', idle=BUILD_IDLE)
-		proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
-			   'kernel headers')
 	if key is not None:
 		stamp.write_text(key)
 	return True
@@ -310,16 +322,81 @@ KUNIT_FILES = {'init': 'after-kunit', 'bin/kconform-gcov': 'gcov',
 AFTER_KUNIT = ('kconform.kmemleak', 'kconform.gcov')
 
 
-def userspace_key(job: GuestJob, build: Optional[str], digest: str,
+# What the user space takes from a kernel build that the tree's own files,
+# the .config and the toolchain do not decide: vmlinux's BTF (vmlinux.h,
+# and the base every module's BTF refers to by type id), the exports (an
+# external module's modpost), the modules and the lists modules_install
+# copies, the release (/lib/modules/<release>, vermagic) and the signing
+# key (modules signed at install; bpf_security's builtin.pem). All else
+# it reads of the build (usr/include, include/generated, rust/*.rmeta,
+# the host programs, samples/rust/hostprogs) is made from those three.
+# Not read: System.map (depmod -e only warns with it) and utsversion.h.
+PRODUCTS = ('Module.symvers', 'include/config/kernel.release', 'modules.order',
+	    'modules.builtin', 'modules.builtin.modinfo', 'certs/signing_key.pem')
+
+
+def elf_section(path: Path, name: str) -> Optional[bytes]:
+	"""The bytes of one section of a 64-bit little-endian ELF file;
+	None when the file is not one or has no such section."""
+	with open(path, 'rb') as f:
+		head = f.read(64)
+		if len(head) < 64 or head[:6] != b'\x7fELF\x02\x01':
+			return None
+		shoff, = struct.unpack_from('<Q', head, 0x28)
+		entsize, count, strndx = struct.unpack_from('<HHH', head, 0x3a)
+		f.seek(shoff)
+		table = f.read(entsize * count)
+		if entsize < 40 or len(table) < entsize * count or strndx >= count:
+			return None
+		# sh_name, sh_offset and sh_size of section i
+		def header(i: int) -> Tuple[int, int, int]:
+			n, = struct.unpack_from('<I', table, i * entsize)
+			off, size = struct.unpack_from('<QQ', table, i * entsize + 24)
+			return n, off, size
+		_, off, size = header(strndx)
+		f.seek(off)
+		names = f.read(size)
+		for i in range(count):
+			n, off, size = header(i)
+			if names[n:].split(b'\0', 1)[0] == name.encode():
+				f.seek(off)
+				return f.read(size)
+	return None
+
+
+def _file_digest(path: Path) -> str:
+	return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else '-'
+
+
+def products_key(job: GuestJob) -> Optional[str]:
+	"""What the user space takes from the build in job.build_dir (with
+	the .config and the toolchain that make the rest); None, so it is
+	made again, when vmlinux has no BTF to read."""
+	out = job.build_dir
+	btf = elf_section(out / 'vmlinux', '.BTF') if (out / 'vmlinux').is_file() else None
+	if btf is None:
+		return None
+	order = out / 'modules.order'
+	modules = order.read_text().split() if order.is_file() else []
+	return _digest((out / '.config').read_text(), *TOOLCHAIN, *job.make_vars,
+		       'btf ' + hashlib.sha256(btf).hexdigest(),
+		       *(f'{name} {_file_digest(out / name)}' for name in PRODUCTS),
+		       *(f'{m} {_file_digest((out / m).with_suffix(".ko"))}' for m in modules))
+
+
+def userspace_key(job: GuestJob, kernel: Optional[str], tree_state: Optional[str],
 		  specs: Sequence[SuiteSpec]) -> Optional[str]:
-	"""What the installed tests and the initramfs depend on beyond the
-	build: the tree with its kselftests (digest), the targets, the
-	benches, init, and Debian's packages."""
-	if build is None:
+	"""What the installed tests and the initramfs depend on: what they
+	take from the kernel (kernel: products_key, or a package's key), what
+	they read of the tree (tree_state: its kselftests, tools, headers,
+	but not the KUnit tests, which reach them only through the kernel),
+	the targets, the benches, init, and Debian's packages. None (made
+	again) when either is not known."""
+	if kernel is None or tree_state is None:
 		return None
 	guest_files = [job.repo / 'tools/testing/guest' / f for f in GUEST_FILES.values()]
 	status = Path('/var/lib/dpkg/status')
-	return _digest(build, digest, ' '.join(targets(specs)),
+	return _digest(kernel, tree_state, ' '.join(targets(specs)),
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
 		       ' '.join(m for s in specs for m in s.modules),
 		       *(hashlib.sha256(f.read_bytes()).hexdigest() for f in guest_files),
@@ -341,12 +418,18 @@ def userspace(job: GuestJob, specs: Sequence[SuiteSpec],
 
 
 def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
+	"""The uapi headers in build_dir/usr/include (KHDR_INCLUDES; a
+	package's are made with its kernel: package_kernel), then the
+	kselftests installed."""
 	dest = job.installed
 	if dest.exists():
 		shutil.rmtree(dest)
+	if job.package is None:
+		proc.check(job.make('headers'), job.out / 'guest-headers.log', 600,
+			   'kernel headers')
 	names = targets(specs)
 	with ccache.measured(job.ccache, 'kselftests'):
-		proc.check(['make', '-C', str(job.tree / 'tools/testing/selftests'),
+		proc.check([*job.host(), 'make', '-C', str(job.tree / 'tools/testing/selftests'),
 			    f'O={job.build_dir}', *TOOLCHAIN, f'TARGETS={" ".join(names)}',
 			    f'KSFT_INSTALL_PATH={dest}', f'-j{job.jobs}', 'install'],
 			   job.out / 'kselftest-install.log', 1800, 'kselftest install')

@@ -65,7 +65,8 @@ class Built:
 
 	def obtain(self, gjob: guest.GuestJob, present: Sequence[SuiteSpec],
 		   state: Optional[str], st: StageLog) -> Optional[str]:
-		"""Configure and build; what the user space depends on."""
+		"""Configure and build; what the user space takes from the
+		build (None when the tree's state is not known: it is made again)."""
 		with st.stage('configure', f'{self.name} kernel config'):
 			# Every present suite, whatever --suite says: one kernel
 			# per variant, not one per selection.
@@ -75,7 +76,7 @@ class Built:
 			if not guest.build(gjob, key):
 				print('kconform: build: unchanged (tree, .config and '
 				      'toolchain as last built)', flush=True)
-		return key
+			return None if key is None else guest.products_key(gjob)
 
 	def collect(self, repo: Path, out: Path, gjob: guest.GuestJob, tree: Path,
 		    seeds: Path, patches: Path, series: Sequence[str],

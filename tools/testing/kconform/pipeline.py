@@ -90,7 +90,6 @@ class Boots:
 	src: tree.Source
 	layout: tree.Layout
 	fix_list: List[fixes.Fix]
-	digest: str
 	gjob: guest.GuestJob
 	kjob: kunitrun.KunitJob
 	plan: RunPlan
@@ -287,7 +286,7 @@ def derive(r: Run) -> Optional[Boots]:
 	r.rep.not_applicable = [n for n in p.not_applicable if not n.named]
 	r.results += mark([], dataclasses.replace(p, not_applicable=r.rep.not_applicable))
 	gjob.cmdline = ' '.join(p.params)
-	return Boots(kern, src, layout, fix_list, digest, gjob, kjob, p)
+	return Boots(kern, src, layout, fix_list, gjob, kjob, p)
 
 
 def _migrate(build_root: Path) -> None:
@@ -443,7 +442,8 @@ def userspace(r: Run, b: Boots) -> None:
 		with r.st.stage('userspace', 'kselftest install + initramfs'):
 			every = [s for s in p.installed if s.kselftest]
 			if not guest.userspace(b.gjob, every, guest.userspace_key(
-					b.gjob, b.key, b.digest, every)):
+					b.gjob, b.key, b.src.state(tree.series_digest(
+						b.layout, b.src, kunit_tests=False)), every)):
 				print('kconform: userspace: unchanged', flush=True)
 			b.run_list = sel.kselftest_programs(
 				guest.installed_programs(b.gjob.installed))

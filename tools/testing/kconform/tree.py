@@ -55,6 +55,14 @@ class Layout:
 				if f.is_file() and f.name != 'README.md':
 					yield f, dest + str(f.relative_to(root))
 
+	def kunit_test(self, f: Path) -> bool:
+		"""Whether an overlay is a KUnit test's own source: a C file or
+		device tree of kunit/ named for its test (`<area>_test.c`,
+		`thermal_of_test_root.dts`), which only the kernel build compiles,
+		into the kernel or a module. Its headers are not."""
+		return f.is_relative_to(self.repo / 'kunit') and \
+			f.suffix in ('.c', '.dts') and '_test' in f.stem
+
 
 @dataclass
 class Source:
@@ -235,10 +243,13 @@ SELFTESTS = 'tools/testing/selftests/'
 
 
 def series_digest(layout: Layout, src: Source, selftests: bool = True,
-		  overlays: bool = True) -> str:
+		  overlays: bool = True, kunit_tests: bool = True) -> str:
 	"""Content hash of everything the patched tree is made from; without
 	the kselftest overlays (selftests=False), of what the kernel is made
-	from; without any overlay (overlays=False), of the patches alone."""
+	from; without any overlay (overlays=False), of the patches alone;
+	without the KUnit tests' sources (kunit_tests=False), of what the
+	user space reads of the tree itself (the rest of a KUnit test reaches
+	it only through the build's products: guest.products_key)."""
 	h = hashlib.sha256()
 	h.update(f'source {src.name}\n'.encode())
 	h.update((layout.patches / 'series').read_bytes())
@@ -249,7 +260,8 @@ def series_digest(layout: Layout, src: Source, selftests: bool = True,
 		h.update(f'patch {name}\n'.encode())
 		h.update((layout.patches / name).read_bytes())
 	for f, dest in layout.overlays() if overlays else ():
-		if selftests or not dest.startswith(SELFTESTS):
+		if (selftests or not dest.startswith(SELFTESTS)) and \
+				(kunit_tests or not layout.kunit_test(f)):
 			h.update(f'overlay {dest}\n'.encode())
 			h.update(f.read_bytes())
 	for extra in src.extras:

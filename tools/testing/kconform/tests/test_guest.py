@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernel variants, their fragments, and what is not made twice."""
 
+import os
+import struct
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
-from typing import List
+from typing import Dict, List
+from unittest import mock
 
 from kconform import guest, proc, suites
 from kconform.model import KconformError
@@ -79,13 +83,22 @@ class StampTest(unittest.TestCase):
 	def test_same_tree_config_toolchain_is_not_built_again(self) -> None:
 		key = guest.build_key(self.job, 'tree-1')
 		self.assertTrue(guest.build(self.job, key))
-		self.assertEqual(self.made, [['all'], ['headers']])
+		self.assertEqual(self.made, [['all']])
 		self.assertFalse(guest.build(self.job, guest.build_key(self.job, 'tree-1')))
-		self.assertEqual(len(self.made), 2)
+		self.assertEqual(len(self.made), 1)
 		(self.job.build_dir / '.config').write_text('CONFIG_A=m\n')
 		self.assertTrue(guest.build(self.job, guest.build_key(self.job, 'tree-1')))
 		self.assertTrue(guest.build(self.job, guest.build_key(self.job, 'tree-2')))
-		self.assertEqual(len(self.made), 6)
+		self.assertEqual(len(self.made), 3)
+
+	def test_the_headers_are_made_with_the_user_space(self) -> None:
+		"""The KUnit boot does not wait for the uapi headers; the tests
+		are never installed without them (a package's: its own)."""
+		guest.install_tests(self.job, [])
+		self.assertEqual(self.made, [['headers'], ['install']])
+		self.job.package = mock.Mock()
+		guest.install_tests(self.job, [])
+		self.assertEqual(self.made[2:], [['install']])
 
 	def test_unknown_tree_state_always_builds(self) -> None:
 		self.assertIsNone(guest.build_key(self.job, None))
@@ -108,6 +121,100 @@ class StampTest(unittest.TestCase):
 
 if __name__ == '__main__':
 	unittest.main()
+
+
+def elf(sections: Dict[str, bytes]) -> bytes:
+	"""A 64-bit little-endian ELF file holding these sections."""
+	names = [''] + list(sections) + ['.shstrtab']
+	strtab = b'\0'.join(n.encode() for n in names) + b'\0'
+	name_at = {n: strtab.index(b'\0' + n.encode() + b'\0') + 1 for n in names[1:]}
+	body = b''
+	where = {}
+	for n, data in [*sections.items(), ('.shstrtab', strtab)]:
+		where[n] = (64 + len(body), len(data))
+		body += data
+	shoff = 64 + len(body)
+	table = bytes(64)	# the null section
+	for n in names[1:]:
+		off, size = where[n]
+		table += struct.pack('<IIQQQQIIQQ', name_at[n], 1, 0, 0, off, size, 0, 0, 1, 0)
+	head = struct.pack('<16sHHIQQQIHHHHHH', b'\x7fELF\x02\x01\x01', 1, 62, 1, 0, 0,
+			   shoff, 0, 64, 0, 0, 64, len(names), len(names) - 1)
+	return head + body + table
+
+
+class ProductsTest(unittest.TestCase):
+	"""What the user space takes from a build, and when it is made again."""
+
+	def setUp(self) -> None:
+		self.tmp = Path(tempfile.mkdtemp())
+		self.job = guest.GuestJob(REPO, self.tmp / 'tree', self.tmp / 'build',
+					  self.tmp / 'out', 1, 1)
+		b = self.job.build_dir
+		(b / 'lib').mkdir(parents=True)
+		(b / '.config').write_text('CONFIG_MODULES=y\n')
+		(b / 'vmlinux').write_bytes(elf({'.text': b'code', '.BTF': b'types'}))
+		(b / 'Module.symvers').write_text('0x0\tkunit_do_failed_assertion\n')
+		(b / 'modules.order').write_text('lib/test_genetlink.ko\n')
+		(b / 'lib/test_genetlink.ko').write_bytes(b'module')
+		(b / 'System.map').write_text('ffffffff81000000 T _text\n')
+
+	def test_elf_section(self) -> None:
+		vmlinux = self.job.build_dir / 'vmlinux'
+		self.assertEqual(guest.elf_section(vmlinux, '.BTF'), b'types')
+		self.assertEqual(guest.elf_section(vmlinux, '.text'), b'code')
+		self.assertIsNone(guest.elf_section(vmlinux, '.BTF.ext'))
+		self.assertIsNone(guest.elf_section(self.job.build_dir / '.config', '.BTF'))
+
+	def test_a_relink_with_the_same_products_keeps_the_user_space(self) -> None:
+		b = self.job.build_dir
+		key = guest.products_key(self.job)
+		self.assertIsNotNone(key)
+		# a KUnit test's body changed: new code, addresses, same types
+		(b / 'vmlinux').write_bytes(elf({'.text': b'code 2', '.BTF': b'types'}))
+		(b / 'System.map').write_text('ffffffff81000000 T _stext\n')
+		self.assertEqual(guest.products_key(self.job), key)
+		tree = 'ident:tree-1'
+		self.assertEqual(guest.userspace_key(self.job, key, tree, []),
+				 guest.userspace_key(self.job, guest.products_key(self.job), tree, []))
+
+	def test_what_the_user_space_takes_changed(self) -> None:
+		b = self.job.build_dir
+		seen = {guest.products_key(self.job)}
+		for name, data in (('vmlinux', elf({'.text': b'code', '.BTF': b'types 2'})),
+				   ('Module.symvers', b'0x0\tnew_export\n'),
+				   ('lib/test_genetlink.ko', b'module 2'),
+				   ('modules.order', b'lib/test_genetlink.ko\nlib/b.ko\n'),
+				   ('include/config/kernel.release', b'6.1.192\n'),
+				   ('certs/signing_key.pem', b'key\n'),
+				   ('.config', b'CONFIG_MODULES=y\nCONFIG_A=y\n')):
+			(b / name).parent.mkdir(parents=True, exist_ok=True)
+			(b / name).write_bytes(data)
+			key = guest.products_key(self.job)
+			self.assertNotIn(key, seen, name)
+			seen.add(key)
+
+	def test_unknown_makes_it_again(self) -> None:
+		(self.job.build_dir / 'vmlinux').write_bytes(elf({'.text': b'code'}))
+		self.assertIsNone(guest.products_key(self.job))
+		self.assertIsNone(guest.userspace_key(self.job, None, 'ident:tree-1', []))
+		self.assertIsNone(guest.userspace_key(self.job, 'kernel', None, []))
+		self.assertNotEqual(guest.userspace_key(self.job, 'kernel', 'ident:tree-1', []),
+				    guest.userspace_key(self.job, 'kernel', 'ident:tree-2', []))
+
+	def test_make_runs_pahole_without_jobs(self) -> None:
+		"""hostbin/pahole, first on make's PATH, drops -j: BTF encoded in
+		threads differs from one link to the next."""
+		argv = self.job.make('all')
+		self.assertEqual(argv[:2], ['env', f'PATH={REPO / guest.HOSTBIN}:{os.environ["PATH"]}'])
+		fake = self.tmp / 'pahole'
+		fake.write_text((REPO / guest.HOSTBIN / 'pahole').read_text().replace(
+			'exec /usr/bin/pahole', 'exec printf "%s\\n"'))
+		got = subprocess.run(['sh', str(fake), '-J', '--btf_gen_floats', '-j', '-j2',
+				      '--jobs=4', '--lang_exclude=rust', 'a b'],
+				     capture_output=True, text=True, check=True).stdout
+		self.assertEqual(got.splitlines(), ['-J', '--btf_gen_floats',
+						    '--lang_exclude=rust', 'a b'])
 
 
 class ConfigLacksTest(unittest.TestCase):

@@ -130,6 +130,32 @@ class DeriveTest(unittest.TestCase):
 		tree.derive(self.layout, self.src, self.tmp / 'log')
 		self.assertIn('int hullo;', (self.src.tree / 'a.c').read_text())
 
+	def test_the_user_space_s_tree_leaves_out_kunit_tests_only(self) -> None:
+		"""A KUnit test's own source reaches the user space only through
+		the build; its headers, the kselftests and the patches do not."""
+		self.write_series(PATCH_OK)
+		(self.repo / 'kunit/lib/demo_test_root.dts').write_text('/dts-v1/;\n')
+		(self.repo / 'kunit/lib/demo_test.h').write_text('int h;\n')
+
+		def digest() -> str:
+			return tree.series_digest(self.layout, self.src, kunit_tests=False)
+		before = digest()
+		kernel = tree.series_digest(self.layout, self.src, selftests=False)
+		(self.repo / 'kunit/lib/demo_test.c').write_text('// a message changed\n')
+		(self.repo / 'kunit/lib/other_test.c').write_text('// a new test\n')
+		(self.repo / 'kunit/lib/demo_test_root.dts').write_text('/dts-v1/; / { };\n')
+		self.assertEqual(digest(), before)
+		self.assertNotEqual(tree.series_digest(self.layout, self.src, selftests=False),
+				    kernel)
+		for f, text in (('kunit/lib/demo_test.h', 'int h2;\n'),
+				('kunit/lib/demo.c', 'int not_a_test;\n'),
+				('kselftests/demo/Makefile', '# make 2\n')):
+			(self.repo / f).write_text(text)
+			self.assertNotEqual(digest(), before, f)
+			before = digest()
+		self.write_series(PATCH_OK.replace('int hello;', 'int hullo;'))
+		self.assertNotEqual(digest(), before)
+
 	def test_patch_that_does_not_apply_is_named_with_its_hunk(self) -> None:
 		self.write_series(PATCH_OK)
 		tree.derive(self.layout, self.src, self.tmp / 'log')
