@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import bench, ccache, image as package_image, kconfig, lanes, proc, tomlfile
+from . import bench, ccache, image as package_image, kconfig, lanes, proc, tomlfile, tree
 from .model import KconformError, Suite, runner_made
 from .suites import SuiteSpec
 
@@ -365,7 +365,7 @@ def elf_section(path: Path, name: str) -> Optional[bytes]:
 
 
 def _file_digest(path: Path) -> str:
-	return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else '-'
+	return tree.sha256(path) if path.is_file() else '-'
 
 
 def products_key(job: GuestJob) -> Optional[str]:
@@ -399,7 +399,7 @@ def userspace_key(job: GuestJob, kernel: Optional[str], tree_state: Optional[str
 	return _digest(kernel, tree_state, ' '.join(targets(specs)),
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
 		       ' '.join(m for s in specs for m in s.modules),
-		       *(hashlib.sha256(f.read_bytes()).hexdigest() for f in guest_files),
+		       *(tree.sha256(f) for f in guest_files),
 		       str(status.stat().st_mtime_ns) if status.exists() else '')
 
 
