@@ -128,7 +128,7 @@ def features(repo: Path) -> List[Feature]:
 				names.append(path)
 				f.functions.setdefault(path, []).extend(funcs)
 		names += [path for path, _ in spec.requires]
-		for _, glob in spec.patches:
+		for _, glob, _ in spec.patches:
 			for p in series:
 				if fnmatch.fnmatchcase(p, glob):
 					changed = [x for fs in coverage.patch_files(

@@ -487,7 +487,7 @@ def targets(repo: Path, src: Path, seeds_dir: Optional[Path],
 		      for f in fixes.load(layout.patches, series)}
 	for name, files in coverage.patch_files(layout.patches, series).items():
 		new = _new_files(layout.patches / name)
-		hooks = {s.name for s in specs for _, g in s.patches
+		hooks = {s.name for s in specs for _, g, _ in s.patches
 			 if fnmatch.fnmatchcase(name, g)}
 		for path in files:
 			if path in new:

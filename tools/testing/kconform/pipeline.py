@@ -351,6 +351,13 @@ def plan(inputs: Inputs, registry: Sequence[suites.SuiteSpec], kern: kernels.Ker
 			      f'{src.name}: {reason}', flush=True)
 			whole += [applicable.to_tree(kind, n, reason) for n in spec.names(kind)
 				  if kind in kinds]
+		for kind, glob, reason in suites.cases_not_applicable(spec, src.dropped):
+			if kind in kinds and kind not in why[spec.name]:
+				print(f'kconform: {spec.name} ({kind}) {glob}: not applicable '
+				      f'to {src.name}: {reason}', flush=True)
+				whole += [applicable.NotApplicable(
+					kind, n, glob, f'not applicable to {src.name}: {reason}')
+					for n in spec.names(kind)]
 		left = suites.without(spec, why[spec.name])
 		if left.kunit or left.kselftest:
 			present.append(left)

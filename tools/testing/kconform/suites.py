@@ -5,8 +5,11 @@ By convention an entry named N has kunitconfig/N.config (its KUnit part,
 printing KTAP suite N unless `kunit` lists other names) and kselftests/N/
 (its kselftest target). `requires` names kernel files, and optionally a
 text in them, without which the suite's kernel code is missing.
-`patches` globs the series patches (hooks) its code needs: on a
-release tree where one does not apply, the suite is not applicable.
+`patches` globs the series patches (hooks) its code needs, per kind: on
+a release tree where one does not apply, that kind of the suite is not
+applicable; a key "kind:case-glob" needs them for those cases only (a
+program of a kselftest target that drives a test module of the series),
+which are then skipped by name while the others run.
 `cmdline` is added to the guest kernel's command line. `bench` names
 programs of the suite's kselftest target that the guest runs, as
 benchmarks (see bench.py), in the boot of `--kind bench`, whose command
@@ -51,8 +54,9 @@ class SuiteSpec:
 	# a config line, or what only our own kernel build makes (text)
 	needs: Tuple[Tuple[str, str], ...] = field(default=())
 	bench_cmdline: str = ''
-	# (kind, series glob): the hook patches a kind of it needs
-	patches: Tuple[Tuple[str, str], ...] = field(default=())
+	# (kind, series glob, case glob): the hook patches a kind of it
+	# needs, for its cases of the case glob ('*': the whole kind)
+	patches: Tuple[Tuple[str, str, str], ...] = field(default=())
 	# why its kselftest target must not run beside others ('' if it may)
 	alone: str = ''
 	# its kselftest target's case time in a boot, as shipped: the lanes'
@@ -119,12 +123,23 @@ def _upstream(name: str, value: object) -> Tuple[str, ...]:
 	return tuple(value)
 
 
-def _patches(name: str, value: object) -> Tuple[Tuple[str, str], ...]:
-	if not isinstance(value, dict) or not set(value) <= set(KINDS) or \
+def _patches(name: str, value: object) -> Tuple[Tuple[str, str, str], ...]:
+	def key(k: str) -> Tuple[str, str]:
+		kind, colon, cases = k.partition(':')
+		return kind, cases if colon else '*'
+	if not isinstance(value, dict) or not all(
+			key(k)[0] in KINDS and key(k)[1] for k in value) or \
 			not all(isinstance(v, list) for v in value.values()):
 		raise KconformError(f'suites.toml: [{name}] patches must be '
-				    '{kunit = [glob, ...], kselftest = [glob, ...]}')
-	return tuple((str(k), str(g)) for k, globs in value.items() for g in globs)
+				    '{kunit = [glob, ...], kselftest = [glob, ...], '
+				    '"kselftest:case-glob" = [glob, ...]}')
+	return tuple((key(k)[0], str(g), key(k)[1]) for k, globs in value.items() for g in globs)
+
+
+def _dropped(spec: SuiteSpec, kind: str, cases: str, dropped: Dict[str, str]) -> List[str]:
+	return [f'patch {p} does not apply ({r})' for p, r in dropped.items()
+		if any(k == kind and c == cases and fnmatch.fnmatchcase(p, g)
+		       for k, g, c in spec.patches)]
 
 
 def not_applicable(spec: SuiteSpec, lacking: Sequence[str],
@@ -134,12 +149,22 @@ def not_applicable(spec: SuiteSpec, lacking: Sequence[str],
 	not apply."""
 	out: Dict[str, str] = {}
 	for kind in [k for k in KINDS if spec.names(k)]:
-		why = [f'patch {p} does not apply ({r})' for p, r in dropped.items()
-		       if any(k == kind and fnmatch.fnmatchcase(p, g) for k, g in spec.patches)]
+		why = _dropped(spec, kind, '*', dropped)
 		if lacking:
 			why.insert(0, 'its kernel code is missing: ' + '; '.join(lacking))
 		if why:
 			out[kind] = '; '.join(why)
+	return out
+
+
+def cases_not_applicable(spec: SuiteSpec, dropped: Dict[str, str]) -> List[Tuple[str, str, str]]:
+	"""(kind, case glob, why) for the cases that need a patch that does
+	not apply to this tree; the rest of their kind runs."""
+	out = []
+	for kind, cases in dict.fromkeys((k, c) for k, _, c in spec.patches if c != '*'):
+		why = _dropped(spec, kind, cases, dropped)
+		if why:
+			out.append((kind, cases, '; '.join(why)))
 	return out
 
 

@@ -10,6 +10,8 @@ from unittest import mock
 
 from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree
 
+from kconform.model import Case, Kind, Status, Suite
+
 from .test_bad_console import says_what_is_missing
 
 KNOWN = Path(__file__).parent / 'test_data' / 'gate' / 'known_none.toml'
@@ -45,13 +47,52 @@ class PlanTest(unittest.TestCase):
 		self.assertEqual(netlink['status'], 'skip')
 		self.assertTrue(netlink['message'].startswith('not applicable: its kernel '
 							      'code is missing: '))
-		self.assertIn('patch 0501-genl.patch does not apply (rejected)',
-			      netlink['message'])
+		# only genl_family_test needs 0501: the whole kind says why it is
+		# not applicable, once
+		self.assertNotIn('0501', netlink['message'])
 		self.assertEqual([(n['kind'], n['suite']) for n in rep['not_applicable']], every)
 		self.assertIn('== kselftest netlink_intro: NOT APPLICABLE (0 pass',
 			      '\n'.join(report.summary(report.RunReport(
 				      kernel=report.KernelInfo(''), accel='tcg', suites=got,
 				      not_applicable=whole))))
+
+
+	def test_a_dropped_hook_patch_skips_only_the_cases_that_need_it(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		args = cli.parser().parse_args(['run', '--out', str(tmp / 'out'),
+						'--known-issues', str(KNOWN), '--suite', 'netlink_intro'])
+		registry = suites.load(inputs.REPO)
+		inp = inputs.check(args, registry)
+		kern = kernels.Built(inp.variant)
+		src = tree.Source('linux-source-6.12', tmp / 'linux', tmp / 'work')
+		netlink = next(s for s in registry if s.name == 'netlink_intro')
+		for path, text in netlink.requires:	# its kernel code is there
+			(src.tree / path).parent.mkdir(parents=True, exist_ok=True)
+			(src.tree / path).write_text(text or '')
+		src.dropped = {'0501-lib-add-a-generic-netlink-test-family.patch': 'rejected'}
+		gjob, kjob = pipeline.jobs(inp, kern, src, tree.Layout(inputs.REPO), {})
+
+		def lacks(self: Any, job: Any, present: Any) -> Any:
+			return {}
+
+		with mock.patch.object(kernels.Built, 'config_lacks', lacks):
+			plan = pipeline.plan(inp, registry, kern, src, gjob, kjob)
+		self.assertEqual([s.name for s in plan.kselftest], ['netlink_intro'])
+		ran = Suite('netlink_intro', Kind.KSELFTEST, cases=[
+			Case('netlink_intro_test/ack.capped_ack', Status.PASS),
+			Case('genl_family_test/reg.family_registration', Status.FAIL, 'no family')])
+		got = pipeline.mark([ran], plan)[0]
+		verdict = {c.name: (c.status, c.message) for c in got.cases}
+		self.assertEqual(verdict['netlink_intro_test/ack.capped_ack'], (Status.PASS, ''))
+		why = ('not applicable to linux-source-6.12: patch '
+		       '0501-lib-add-a-generic-netlink-test-family.patch does not apply (rejected)')
+		self.assertEqual(verdict['genl_family_test/reg.family_registration'],
+				 (Status.SKIP, why))
+		# the cases that did not run are named from the sources, not dropped
+		genl = [n for n in verdict if n.startswith('genl_family_test/')]
+		self.assertGreater(len(genl), 5)
+		self.assertEqual({verdict[n] for n in genl}, {(Status.SKIP, why)})
+		self.assertEqual(got.status, Status.PASS)
 
 
 class StageErrorTest(unittest.TestCase):

@@ -11,7 +11,7 @@ import unittest
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from kconform import archive, bisect, inputs, matrix, suites, tree
+from kconform import archive, bisect, inputs, listing, matrix, suites, tree
 from kconform.model import InputError, KconformError
 
 DATA = Path(__file__).parent / 'test_data'
@@ -109,7 +109,8 @@ class ReleaseTest(unittest.TestCase):
 
 	def test_not_applicable(self) -> None:
 		spec = suites.SuiteSpec('tcp_ehash', None, ('tcp_ehash',), 'tcp_ehash',
-					patches=(('kunit', '0001-*'), ('kunit', '0002-*')))
+					patches=(('kunit', '0001-*', '*'), ('kunit', '0002-*', '*'),
+						 ('kselftest', '0003-*', 'fam_test/*')))
 		dropped = {'0001-tcp-x.patch': 'net/ipv4/tcp_ipv4.c: 1 out of 3 hunks',
 			   '0101-of.patch': 'y'}
 		# the KUnit part needs the hook; the kselftest runs without it
@@ -120,6 +121,13 @@ class ReleaseTest(unittest.TestCase):
 			'kunit': 'its kernel code is missing: a.c does not exist',
 			'kselftest': 'its kernel code is missing: a.c does not exist'})
 		self.assertEqual(suites.not_applicable(spec, [], {'0101-of.patch': 'y'}), {})
+		self.assertEqual(suites.cases_not_applicable(spec, dropped), [])
+		# a patch only some cases need leaves the kind, names the cases
+		three = {'0003-fam.patch': 'lib/Kconfig: 1 out of 1 hunk'}
+		self.assertEqual(suites.not_applicable(spec, [], three), {})
+		self.assertEqual(suites.cases_not_applicable(spec, three), [
+			('kselftest', 'fam_test/*', 'patch 0003-fam.patch does not apply '
+			 '(lib/Kconfig: 1 out of 1 hunk)')])
 		left = suites.without(spec, suites.not_applicable(spec, [], dropped))
 		self.assertEqual((left.kunit, left.kunitconfig, left.kselftest),
 				 ((), None, 'tcp_ehash'))
@@ -127,7 +135,8 @@ class ReleaseTest(unittest.TestCase):
 	def test_patches_by_kind_only(self) -> None:
 		with tempfile.TemporaryDirectory() as d:
 			(Path(d) / 'kselftests/x').mkdir(parents=True)
-			for bad in ('["0001-*"]', '{bench = ["0001-*"]}', '{kunit = "0001-*"}'):
+			for bad in ('["0001-*"]', '{bench = ["0001-*"]}', '{kunit = "0001-*"}',
+				    '{"bench:x/*" = ["0001-*"]}', '{"kselftest:" = ["0001-*"]}'):
 				(Path(d) / 'suites.toml').write_text(f'[x]\npatches = {bad}\n')
 				with self.assertRaisesRegex(KconformError, 'patches must be'):
 					suites.load(Path(d))
@@ -136,9 +145,14 @@ class ReleaseTest(unittest.TestCase):
 		repo = Path(__file__).resolve().parents[4]
 		names = tree.Layout(repo).series()
 		for spec in suites.load(repo):
-			for _, glob in spec.patches:
+			for kind, glob, cases in spec.patches:
 				self.assertTrue(any(__import__('fnmatch').fnmatchcase(n, glob)
 						    for n in names), f'{spec.name}: {glob}')
+				listed = listing.kselftest_cases(repo / 'kselftests' / spec.name) \
+					if kind == 'kselftest' else list(listing.kunit_cases(
+						repo / 'kunit').get(spec.name, ['*']))
+				self.assertTrue(any(__import__('fnmatch').fnmatchcase(n, cases)
+						    for n in listed), f'{spec.name}: {cases}')
 
 
 QUILT_FAKE = """From: k <k@example.org>
