@@ -2,7 +2,7 @@
 /*
  * What kconform's kselftests share: the path of a file installed next to
  * the test, running a command with its output kept, the Internet
- * checksum of packets built by hand.
+ * checksum of packets built by hand, the running kernel's version.
  */
 #ifndef KCONFORM_UTIL_H
 #define KCONFORM_UTIL_H
@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,20 @@ static inline unsigned short kc_inet_csum(const void *data, int len,
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	return ~sum;
+}
+
+/*
+ * Whether the running kernel is @major.@minor or later: for a case whose
+ * documented behaviour changed upstream, which of the two it must show.
+ */
+static inline int kernel_since(int major, int minor)
+{
+	struct utsname u;
+	int ma, mi;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return -1;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 #endif

@@ -51,6 +51,7 @@
 #include "../kselftest_harness.h"
 #include "nl_util.h"
 #include "../kconform_fuzz.h"
+#include "../kconform_util.h"
 
 FIXTURE(genl) {
 	int fd;
@@ -440,41 +441,64 @@ static int get_opt(int fd, int opt, int *val)
 }
 
 /*
- * Every flag option reads back what was set: 0 on a new socket, 1 after
- * any non-zero value, 0 after 0. NETLINK_LISTEN_ALL_NSID can be set but
- * not read (6.1.192's netlink_getsockopt() has no case for it:
- * ENOPROTOOPT). A value shorter than an int sets 0 (the option is
- * cleared, no error).
+ * A flag option reads back what was set: 0 on a new socket, 1 after any
+ * non-zero value, 0 after 0. A value shorter than an int sets 0 (the
+ * option is cleared, no error).
  */
+static void flag_reads_back(struct __test_metadata *_metadata, int fd, int opt)
+{
+	int val, seven = 7;
+
+	EXPECT_EQ(get_opt(fd, opt, &val), 0);
+	EXPECT_EQ(val, 0) TH_LOG("option %d on a new socket", opt);
+	ASSERT_EQ(setsockopt(fd, SOL_NETLINK, opt, &seven, sizeof(seven)), 0);
+	EXPECT_EQ(get_opt(fd, opt, &val), 0);
+	EXPECT_EQ(val, 1) TH_LOG("option %d set to 7", opt);
+	ASSERT_EQ(set_opt(fd, opt, 0), 0);
+	EXPECT_EQ(get_opt(fd, opt, &val), 0);
+	EXPECT_EQ(val, 0) TH_LOG("option %d set to 0", opt);
+	/* two bytes of a 1: no int, so 0 */
+	ASSERT_EQ(set_opt(fd, opt, 1), 0);
+	ASSERT_EQ(setsockopt(fd, SOL_NETLINK, opt, &seven, 2), 0);
+	EXPECT_EQ(get_opt(fd, opt, &val), 0);
+	EXPECT_EQ(val, 0) TH_LOG("option %d, a 2-byte value", opt);
+}
+
 TEST(flag_options_read_back)
 {
 	static const int opts[] = {
 		NETLINK_PKTINFO, NETLINK_BROADCAST_ERROR, NETLINK_NO_ENOBUFS,
 		NETLINK_CAP_ACK, NETLINK_EXT_ACK, NETLINK_GET_STRICT_CHK,
 	};
-	int fd = nl_open(NETLINK_ROUTE), val, seven = 7;
+	int fd = nl_open(NETLINK_ROUTE);
 	unsigned int i;
 
 	ASSERT_GE(fd, 0);
-	for (i = 0; i < ARRAY_SIZE(opts); i++) {
-		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
-		EXPECT_EQ(val, 0) TH_LOG("option %d on a new socket", opts[i]);
-		ASSERT_EQ(setsockopt(fd, SOL_NETLINK, opts[i], &seven,
-				     sizeof(seven)), 0);
-		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
-		EXPECT_EQ(val, 1) TH_LOG("option %d set to 7", opts[i]);
-		ASSERT_EQ(set_opt(fd, opts[i], 0), 0);
-		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
-		EXPECT_EQ(val, 0) TH_LOG("option %d set to 0", opts[i]);
-		/* two bytes of a 1: no int, so 0 */
-		ASSERT_EQ(set_opt(fd, opts[i], 1), 0);
-		ASSERT_EQ(setsockopt(fd, SOL_NETLINK, opts[i], &seven, 2), 0);
-		EXPECT_EQ(get_opt(fd, opts[i], &val), 0);
-		EXPECT_EQ(val, 0) TH_LOG("option %d, a 2-byte value", opts[i]);
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		flag_reads_back(_metadata, fd, opts[i]);
+	close(fd);
+}
+
+/*
+ * NETLINK_LISTEN_ALL_NSID can be set but not read before 6.9: 6.1.192's
+ * netlink_getsockopt() has no case for it (ENOPROTOOPT). Since 8b6d307f4391
+ * ("net/netlink: Add getsockopt support for NETLINK_LISTEN_ALL_NSID",
+ * v6.9) it reads back as the other flags do (linux-source-6.12 has it).
+ */
+TEST(listen_all_nsid_reads_back_since_6_9)
+{
+	int fd = nl_open(NETLINK_ROUTE), val = -1, since = kernel_since(6, 9);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_GE(since, 0) TH_LOG("uname: no version in the release");
+	if (since) {
+		flag_reads_back(_metadata, fd, NETLINK_LISTEN_ALL_NSID);
+	} else {
+		EXPECT_EQ(set_opt(fd, NETLINK_LISTEN_ALL_NSID, 1), 0);
+		EXPECT_EQ(get_opt(fd, NETLINK_LISTEN_ALL_NSID, &val), -ENOPROTOOPT)
+			TH_LOG("before 6.9 the option cannot be read (8b6d307f4391 is v6.9)");
+		EXPECT_EQ(set_opt(fd, NETLINK_LISTEN_ALL_NSID, 0), 0);
 	}
-	EXPECT_EQ(set_opt(fd, NETLINK_LISTEN_ALL_NSID, 1), 0);
-	EXPECT_EQ(get_opt(fd, NETLINK_LISTEN_ALL_NSID, &val), -ENOPROTOOPT);
-	EXPECT_EQ(set_opt(fd, NETLINK_LISTEN_ALL_NSID, 0), 0);
 	close(fd);
 }
 
