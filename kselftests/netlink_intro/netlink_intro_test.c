@@ -367,6 +367,44 @@ TEST_F(rtnl, strict_dump_with_junk_header_fails_in_done)
 }
 
 /*
+ * Strict checking, a link dump with an attribute type the policy does
+ * not know: the dump fails, NLMSG_DONE carries -EINVAL and the message.
+ * Before 6.10 a dump's DONE carries only the message; since 8af4f60472fc
+ * ("netlink: support all extack types in dumps", v6.10) it also carries
+ * OFFS, the offset of that attribute in the request, as an ack does
+ * (linux-source-6.12 has it).
+ */
+TEST_F(rtnl, strict_dump_unknown_attribute_offset_since_6_10)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct ifinfomsg ifm = { .ifi_family = AF_UNSPEC };
+	int since = kernel_since(6, 10), off;
+	struct nlattr *a;
+	__u32 zero = 0;
+
+	ASSERT_GE(since, 0) TH_LOG("uname: no version in the release");
+	ASSERT_EQ(set_opt(self->fd, NETLINK_GET_STRICT_CHK, 1), 0);
+	req_init(&self->r, RTM_GETLINK, NLM_F_DUMP);
+	req_put(&self->r, &ifm, sizeof(ifm));
+	off = req_attr(&self->r, IFLA_MAX + 1, &zero, sizeof(zero));
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+	ASSERT_EQ(nh->nlmsg_type, NLMSG_DONE);
+	EXPECT_EQ(*(int *)NLMSG_DATA(nh), -EINVAL);
+	EXPECT_EQ(nh->nlmsg_flags & NLM_F_ACK_TLVS, NLM_F_ACK_TLVS);
+	a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
+	ASSERT_NE(a, NULL);
+	EXPECT_STREQ((char *)ATTR_DATA(a), "Unknown attribute type");
+	a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
+	if (since) {
+		ASSERT_NE(a, NULL) TH_LOG("since 6.10 DONE has OFFS (8af4f60472fc)");
+		EXPECT_EQ(*(__u32 *)ATTR_DATA(a), (__u32)off);
+	} else {
+		EXPECT_EQ(a, NULL) TH_LOG("before 6.10 DONE has only the message");
+	}
+}
+
+/*
  * Strict checking, a link get with an attribute type the policy does
  * not know: NLMSG_ERROR -EINVAL, the message, and OFFS = the offset of
  * that attribute in the request.
