@@ -374,7 +374,7 @@ def timing(runs: Sequence[Timed]) -> List[str]:
 	target, and the slowest kselftest cases of any of the runs, one
 	column per run (the last column's ratio to the first)."""
 	out = ['== times in seconds (results.json: stages, case duration_s)',
-	       ''.join(f'{r.label[-9:]:>10}' for r in runs) + f'{"ratio":>8}']
+	       ''.join(f'{r.label[:9]:>10}' for r in runs) + f'{"ratio":>8}']
 	for key, name in TIMED_STAGES:
 		if any(key in r.stages for r in runs):
 			out.append(_row(f'{name} ({key})', [r.stages.get(key) for r in runs]))
