@@ -401,8 +401,13 @@ TEST_F_TIMEOUT(module, init_failure_leaks_nothing, 180)
 	if (access(FAILSLAB, F_OK) || access(KMEMLEAK, F_OK))
 		SKIP(return, "no failslab or kmemleak in debugfs");
 	ASSERT_EQ(fail_in_init(_metadata, self->ko, self->kmsg, &got), ENOMEM);
-	/* kmemleak reports only objects older than 5 s. */
-	sleep(6);
+	/*
+	 * kmemleak reports only objects older than 5 s when its scan
+	 * starts (jiffies_min_age); every allocation of the attempts was
+	 * made before fail_in_init() returned: half a second of margin
+	 * (125 ticks at HZ=250) is plenty.
+	 */
+	usleep(5500 * 1000);
 	EXPECT_EQ(leaks_of(_metadata, getpid()), 0);
 }
 

@@ -19,12 +19,14 @@
  *
  * Each fixture makes a loop device over a sparse file on the guest's
  * tmpfs with LOOP_CONFIGURE, at a logical block size of 512 or 4096,
- * and for the file systems runs Debian's mkfs (copied next to the test)
- * and mounts it. A file system is made once per variant: its mount (and
- * the auto-clearing loop device under it) outlives the case's child, the
- * variant's later cases find it mounted and start from the same file,
- * and the first case of the next variant unmounts it. Pinned to
- * 6.1.192: ext4 and xfs report the device's
+ * and for the file systems writes into that file an image that Debian's
+ * mkfs made on the host at build time (the Makefile: mkfs on a regular
+ * file, never mounted there; fs_image.py keeps the blocks that are not
+ * zero) and mounts it. A file system is mounted once per variant: its
+ * mount (and the auto-clearing loop device under it) outlives the
+ * case's child, the variant's later cases find it mounted and start
+ * from the same file, and the first case of the next variant unmounts
+ * it. Pinned to 6.1.192: ext4 and xfs report the device's
  * dma_alignment + 1 and logical block size, f2fs its block size for both.
  */
 #define _GNU_SOURCE
@@ -50,15 +52,10 @@
 #include "../kconform_util.h"
 #include "../kconform_fuzz.h"
 
-#define BACKING_SIZE	(320 << 20)	/* mkfs.xfs wants 300 MiB at least */
+#define BACKING_SIZE	(320 << 20)	/* a loop device without a file system */
 #define FILE_SIZE	(64 << 10)
 #define MNT_PREFIX	"/tmp/kconform-statx-mnt-"
-/*
- * ext4 with 4096-byte blocks; inode tables and journal not zeroed by
- * mkfs (the loop device over tmpfs has no WRITE_ZEROES, so mkfs would
- * write them): a fresh image needs no zeroing, and mkfs takes less time
- */
-#define MKFS_EXT4	"-q -F -b 4096 -E lazy_itable_init=1,lazy_journal_init=1"
+#define IMAGE_MAGIC	"KCFSIMG1"	/* fs_image.py */
 
 struct loopdev {
 	int backing;
@@ -68,19 +65,66 @@ struct loopdev {
 	char backing_path[64];
 };
 
+/*
+ * Writes the file system image @name (installed next to the test, in
+ * fs_image.py's form: the magic, the image's size, then records of
+ * offset, length and data; little endian, as host and guest are) into
+ * the empty file @fd. Returns 0 or -errno.
+ */
+static int image_restore(int fd, const char *name)
+{
+	__u64 size, rec[2];
+	char magic[8];
+	int err = 0;
+	char *data;
+	FILE *f;
+
+	f = fopen(here(name), "r");
+	if (!f)
+		return -errno;
+	if (fread(magic, sizeof(magic), 1, f) != 1 ||
+	    memcmp(magic, IMAGE_MAGIC, sizeof(magic)) ||
+	    fread(&size, sizeof(size), 1, f) != 1)
+		err = -EINVAL;
+	else if (ftruncate(fd, size))
+		err = -errno;
+	while (!err && fread(rec, sizeof(rec), 1, f) == 1) {
+		data = malloc(rec[1]);
+		if (!data || fread(data, rec[1], 1, f) != 1 ||
+		    rec[0] + rec[1] > size)
+			err = -EINVAL;
+		else if (pwrite(fd, data, rec[1], rec[0]) != (ssize_t)rec[1])
+			err = -EIO;
+		free(data);
+	}
+	if (!err && !feof(f))
+		err = -EINVAL;
+	fclose(f);
+	return err;
+}
+
+/*
+ * A loop device of logical block size @lbs over a new file on tmpfs:
+ * the file system image @image (image_restore()), or BACKING_SIZE bytes
+ * of zeros for NULL. Returns 0 or -errno.
+ */
 static int loop_make(struct loopdev *l, unsigned int lbs, const char *tag,
-		     __u32 flags)
+		     const char *image, __u32 flags)
 {
 	struct loop_config cfg = {};
-	int ctl;
+	int ctl, err;
 
 	l->fd = -1;
 	l->backing = -1;
 	snprintf(l->backing_path, sizeof(l->backing_path),
 		 "/tmp/kconform-statx-%s.img", tag);
 	l->backing = open(l->backing_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (l->backing < 0 || ftruncate(l->backing, BACKING_SIZE))
+	if (l->backing < 0)
 		return -errno;
+	err = image ? image_restore(l->backing, image) :
+		      ftruncate(l->backing, BACKING_SIZE) ? -errno : 0;
+	if (err)
+		return err;
 	ctl = open("/dev/loop-control", O_RDWR);
 	if (ctl < 0)
 		return -errno;
@@ -236,8 +280,9 @@ FIXTURE_VARIANT_ADD(bdev, lbs_4096) { .lbs = 4096 };
 
 FIXTURE_SETUP(bdev)
 {
-	ASSERT_EQ(loop_make(&self->l, variant->lbs, "bdev", 0), 0)
-		TH_LOG("loop device: %s", strerror(errno));
+	int err = loop_make(&self->l, variant->lbs, "bdev", NULL, 0);
+
+	ASSERT_EQ(err, 0) TH_LOG("loop device: %s", strerror(-err));
 }
 
 FIXTURE_TEARDOWN(bdev)
@@ -349,33 +394,26 @@ static void __attribute__((destructor)) fs_release_all(void)
 }
 
 /*
- * A @type file system made by mkfs @mkfs_args on a loop device of logical
- * block size @lbs, mounted with @opts on @mnt (MNT_PREFIX @key): made by
- * the variant's first case, found mounted by the others. The backing file
- * is unlinked at once; the loop device clears itself at the umount.
+ * A @type file system, the image @image (made by the Makefile's mkfs) on
+ * a loop device of logical block size @lbs, mounted with @opts on @mnt
+ * (MNT_PREFIX @key): mounted by the variant's first case, found mounted
+ * by the others. The backing file is unlinked at once; the loop device
+ * clears itself at the umount.
  */
 static int fs_up(struct __test_metadata *_metadata, const char *key,
-		 const char *type, unsigned int lbs, const char *mkfs_args,
+		 const char *type, unsigned int lbs, const char *image,
 		 const char *opts, char *mnt, size_t mnt_size)
 {
-	char cmd[PATH_MAX * 2], out[4096], mkfs[32];
 	struct loopdev l;
-	int err = 0, ro;
+	int err, ro;
 
 	snprintf(mnt, mnt_size, MNT_PREFIX "%s", key);
 	if (is_mounted(mnt))
 		return 0;
 	fs_release_others(mnt);
-	if (loop_make(&l, lbs, key, LO_FLAGS_AUTOCLEAR)) {
-		TH_LOG("loop device: %s", strerror(errno));
-		err = -1;
-		goto out;
-	}
-	snprintf(mkfs, sizeof(mkfs), "mkfs.%s", type);
-	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", here(mkfs), mkfs_args,
-		 l.dev);
-	if (capture(cmd, out, sizeof(out))) {
-		TH_LOG("%s: %s", cmd, out);
+	err = loop_make(&l, lbs, key, image, LO_FLAGS_AUTOCLEAR);
+	if (err) {
+		TH_LOG("loop device with %s: %s", image, strerror(-err));
 		err = -1;
 		goto out;
 	}
@@ -417,7 +455,7 @@ FIXTURE(fs) {
 FIXTURE_VARIANT(fs) {
 	const char *type;
 	unsigned int lbs;
-	const char *mkfs_args;
+	const char *image;	/* the Makefile's FS_IMAGES */
 	/* what 6.1.192 reports for a regular file: 0 = the device's */
 	unsigned int mem_align, offset_align;
 	/*
@@ -445,26 +483,24 @@ FIXTURE_VARIANT(fs) {
 #define F2FS_ATTRS	EXT4_ATTRS
 #define XFS_ATTRS	(STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND | \
 			 STATX_ATTR_NODUMP)
-/* f2fs with a creation time in its inodes */
-#define MKFS_F2FS_CRTIME	"-q -f -O extra_attr,inode_crtime"
 
 FIXTURE_VARIANT_ADD(fs, ext4_lbs_512) {
-	.type = "ext4", .lbs = 512, .mkfs_args = MKFS_EXT4,
+	.type = "ext4", .lbs = 512, .image = "ext4.fsimg",
 	.attrs = EXT4_ATTRS, .btime = true,
 };
 
 FIXTURE_VARIANT_ADD(fs, ext4_lbs_4096) {
-	.type = "ext4", .lbs = 4096, .mkfs_args = MKFS_EXT4,
+	.type = "ext4", .lbs = 4096, .image = "ext4.fsimg",
 	.attrs = EXT4_ATTRS, .btime = true,
 };
 
 FIXTURE_VARIANT_ADD(fs, xfs_lbs_512) {
-	.type = "xfs", .lbs = 512, .mkfs_args = "-q -f",
+	.type = "xfs", .lbs = 512, .image = "xfs-512.fsimg",
 	.attrs = XFS_ATTRS, .btime = true, .compr_err = EOPNOTSUPP,
 };
 
 FIXTURE_VARIANT_ADD(fs, xfs_lbs_4096) {
-	.type = "xfs", .lbs = 4096, .mkfs_args = "-q -f",
+	.type = "xfs", .lbs = 4096, .image = "xfs-4096.fsimg",
 	.attrs = XFS_ATTRS, .btime = true, .compr_err = EOPNOTSUPP,
 };
 
@@ -475,7 +511,7 @@ FIXTURE_VARIANT_ADD(fs, xfs_lbs_4096) {
  * built), so FS_COMPR_FL is EOPNOTSUPP.
  */
 FIXTURE_VARIANT_ADD(fs, f2fs_lbs_4096) {
-	.type = "f2fs", .lbs = 4096, .mkfs_args = MKFS_F2FS_CRTIME,
+	.type = "f2fs", .lbs = 4096, .image = "f2fs-crtime.fsimg",
 	.mem_align = 4096, .offset_align = 4096, .mem_above_limit = true,
 	.attrs = F2FS_ATTRS, .btime = true, .btime_unasked = true,
 	.compr_err = EOPNOTSUPP,
@@ -487,7 +523,7 @@ FIXTURE_VARIANT_ADD(fs, f2fs_lbs_4096) {
  * (statx(2) promises nothing for such a request; pinned to 6.1.192).
  */
 FIXTURE_VARIANT_ADD(fs, f2fs_lbs_512) {
-	.type = "f2fs", .lbs = 512, .mkfs_args = "-q -f",
+	.type = "f2fs", .lbs = 512, .image = "f2fs.fsimg",
 	.mem_align = 4096, .offset_align = 4096, .mem_above_limit = true,
 	.falls_back = true,
 	.attrs = F2FS_ATTRS, .compr_err = EOPNOTSUPP,
@@ -500,7 +536,7 @@ FIXTURE_SETUP(fs)
 
 	snprintf(key, sizeof(key), "%s-%u", variant->type, variant->lbs);
 	ASSERT_EQ(fs_up(_metadata, key, variant->type, variant->lbs,
-			variant->mkfs_args, NULL, self->mnt, sizeof(self->mnt)),
+			variant->image, NULL, self->mnt, sizeof(self->mnt)),
 		  0);
 	snprintf(self->file, sizeof(self->file), "%s/data", self->mnt);
 	fd = open(self->file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -729,7 +765,7 @@ TEST(xfs_shut_down_is_eio)
 	struct statx stx;
 	int fd;
 
-	ASSERT_EQ(fs_up(_metadata, "xfs-shutdown", "xfs", 4096, "-q -f", NULL,
+	ASSERT_EQ(fs_up(_metadata, "xfs-shutdown", "xfs", 4096, "xfs-4096.fsimg", NULL,
 			mnt, sizeof(mnt)), 0);
 	snprintf(path, sizeof(path), "%s/data", mnt);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -759,7 +795,7 @@ FIXTURE(ext4_no_dio) {
 
 FIXTURE_VARIANT(ext4_no_dio) {
 	const char *key;
-	const char *mkfs_args;
+	const char *image;
 	const char *mount_opts;
 	int journal_data;
 	/*
@@ -771,26 +807,26 @@ FIXTURE_VARIANT(ext4_no_dio) {
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, journaled_data) {
 	.key = "ext4-nodelalloc",
-	.mkfs_args = MKFS_EXT4, .mount_opts = "nodelalloc",
+	.image = "ext4.fsimg", .mount_opts = "nodelalloc",
 	.journal_data = 1, .plain_dio = 1,
 };
 
 /* mounted data=journal: every file's data is journaled, none takes DIO */
 FIXTURE_VARIANT_ADD(ext4_no_dio, data_journal_mount) {
 	.key = "ext4-data-journal",
-	.mkfs_args = MKFS_EXT4, .mount_opts = "data=journal",
+	.image = "ext4.fsimg", .mount_opts = "data=journal",
 	.journal_data = 0, .plain_dio = 0,
 };
 
 FIXTURE_VARIANT_ADD(ext4_no_dio, inline_data) {
-	.key = "ext4-inline", .mkfs_args = MKFS_EXT4 " -O inline_data",
+	.key = "ext4-inline", .image = "ext4-inline.fsimg",
 	.journal_data = 0, .plain_dio = -1,
 };
 
 FIXTURE_SETUP(ext4_no_dio)
 {
 	ASSERT_EQ(fs_up(_metadata, variant->key, "ext4", 512,
-			variant->mkfs_args, variant->mount_opts, self->mnt,
+			variant->image, variant->mount_opts, self->mnt,
 			sizeof(self->mnt)), 0);
 }
 

@@ -337,3 +337,57 @@ def write_plots(results: Sequence[Suite], out: Path) -> List[Path]:
 		      file=sys.stderr)
 		return []
 	return [path]
+
+
+# The runner's own times, two runs side by side (`kconform timing`): what
+# the suite costs to use, from the stages and case durations that every
+# results.json records; the benchmarks above measure the features.
+TIMED_STAGES = (('run-kselftest', 'kselftest boot'), ('run-kunit', 'KUnit boot'),
+		('build', 'kernel build'), ('userspace', 'kselftest user space'))
+SLOWEST = 8
+
+
+@dataclass(frozen=True)
+class Timed:
+	"""One run's times: its label, results.json's stages and suites."""
+	label: str
+	stages: Dict[str, float]
+	suites: Sequence[Suite]
+
+
+def _case_times(run: Timed, kind: str) -> Dict[Tuple[str, str], float]:
+	return {(s.name, c.name): c.duration_s for s in run.suites if s.kind == kind
+		for c in s.cases if c.duration_s is not None}
+
+
+def _row(name: str, values: Sequence[Optional[float]]) -> str:
+	"""Seconds per run, the last run's ratio to the first, the name."""
+	cells = ''.join(f'{v:>10.1f}' if v is not None else f'{"-":>10}'
+			for v in values)
+	first, last = values[0], values[-1]
+	ratio = f'x{last / first:.2f}' if first and last is not None else ''
+	return f'{cells}{ratio:>8}  {name}'
+
+
+def timing(runs: Sequence[Timed]) -> List[str]:
+	"""Seconds per stage, the stages summed, the kselftest case time per
+	target, and the slowest kselftest cases of any of the runs, one
+	column per run (the last column's ratio to the first)."""
+	out = ['== times in seconds (results.json: stages, case duration_s)',
+	       ''.join(f'{r.label[:9]:>10}' for r in runs) + f'{"ratio":>8}']
+	for key, name in TIMED_STAGES:
+		if any(key in r.stages for r in runs):
+			out.append(_row(f'{name} ({key})', [r.stages.get(key) for r in runs]))
+	out.append(_row('stages summed', [sum(r.stages.values()) for r in runs]))
+	times = [_case_times(r, 'kselftest') for r in runs]
+	out.append(_row('kselftest cases summed', [sum(t.values()) for t in times]))
+	for target in sorted({s for t in times for s, _ in t}):
+		out.append(_row(f'  {target}', [sum(v for (s, _), v in t.items()
+						   if s == target) or None
+						for t in times]))
+	slowest = {k for t in times
+		   for k in sorted(t, key=lambda k: -t[k])[:SLOWEST]}
+	out.append(f'   slowest kselftest cases ({SLOWEST} of each run):')
+	for case in sorted(slowest, key=lambda k: -max(t.get(k, 0.0) for t in times)):
+		out.append(_row(f'  {case[0]}: {case[1]}', [t.get(case) for t in times]))
+	return out

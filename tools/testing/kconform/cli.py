@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import (bisect, changes, ci, deps, export, kcidb, listing, matrix, mutate, pipeline,
-	       preflight, proc, report, suites, tree)
+from . import (bench, bisect, changes, ci, deps, export, kcidb, listing, matrix, mutate,
+	       pipeline, preflight, proc, report, suites, tree)
 from .inputs import REPO, check, out_dir, patch_file
 from .model import InputError, KconformError
 from .stages import Stages
@@ -169,6 +169,22 @@ def cmd_changes(args: argparse.Namespace) -> int:
 	out = out_dir(args.out)
 	old, new = (changes.locate(r, pipeline.cache_dir(), out) for r in (args.old, args.new))
 	for line in changes.write(changes.compare(REPO, old, new, Path(args.results)), out):
+		print(line)
+	return 0
+
+
+def cmd_timing(args: argparse.Namespace) -> int:
+	"""Two or more runs' times side by side (bench.timing)."""
+	runs = []
+	for arg in args.results:
+		label, _, name = arg.rpartition('=')
+		path = Path(name)
+		try:
+			doc = report.from_json(json.loads(path.read_text()))
+		except (OSError, ValueError, KeyError) as e:
+			raise InputError(f'{path}: {e}') from None
+		runs.append(bench.Timed(label or path.parent.name, doc.stages, doc.suites))
+	for line in bench.timing(runs):
 		print(line)
 	return 0
 
@@ -393,6 +409,13 @@ def parser() -> argparse.ArgumentParser:
 	ch.add_argument('--results', default=str(REPO / 'results' / 'matrix'), metavar='DIR',
 			help='the matrix runs whose verdicts and coverage to read')
 	ch.set_defaults(func=cmd_changes)
+
+	tm = sub.add_parser('timing', help="runs' stage and case times side "
+			    'by side (README "Timing a change")')
+	tm.add_argument('results', nargs='+', metavar='[LABEL=]RESULTS_JSON',
+			help="each run's results.json, the reference first "
+			     '(label: its folder\'s name)')
+	tm.set_defaults(func=cmd_timing)
 
 	bs = sub.add_parser('bisect', help='the first patch of a stack that '
 			    'makes a case fail, each step built, booted and repeated')

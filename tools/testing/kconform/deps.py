@@ -22,7 +22,8 @@ RUN_PACKAGES = (
 	'clang', 'lld', 'llvm', 'rustc', 'rust-src', 'bindgen',
 	# BPF kselftests: skeletons from the guest's BTF, linked with libbpf
 	'bpftool', 'libbpf-dev', 'zlib1g-dev',
-	# statx_dioalign: mkfs of the file systems it tests, run in the guest
+	# statx_dioalign: mkfs of the file systems it tests (images made on
+	# the host, mounted in the guest), xfs_io run in the guest
 	'e2fsprogs', 'xfsprogs', 'f2fs-tools',
 	# netlink_intro: iproute2's genl, a real client run in the guest
 	'iproute2',

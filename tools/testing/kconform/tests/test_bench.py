@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Benchmarks in the guest console: sections, metrics, failures."""
 
+import json
 import unittest
 
-from kconform import bench
+from kconform import bench, report
 from kconform.model import Status
 
-from .test_console import by_name, cases, load
+from .test_console import DATA, by_name, cases, load
 
 
 class BenchTest(unittest.TestCase):
@@ -79,6 +80,46 @@ class BenchTest(unittest.TestCase):
 		s = bench.suites(sections, ['a'], False)[0]
 		self.assertEqual(s.status, Status.CRASH)
 		self.assertIn('page fault', s.message)
+
+
+def timed(label: str, name: str) -> bench.Timed:
+	doc = report.from_json(json.loads((DATA / name).read_text()))
+	return bench.Timed(label, doc.stages, doc.suites)
+
+
+class TimingTest(unittest.TestCase):
+	"""Two recorded runs (results.json trimmed to a few cases) side by
+	side: each figure in its run's column, the ratio last to first."""
+
+	def setUp(self) -> None:
+		self.lines = bench.timing([timed('before', 'timing-before.json'),
+					   timed('after', 'timing-after.json')])
+
+	def row(self, name: str) -> str:
+		return next(line for line in self.lines if line.endswith(name))
+
+	def test_stages_side_by_side(self) -> None:
+		self.assertEqual(self.lines[1].split(), ['before', 'after', 'ratio'])
+		self.assertEqual(self.row('kselftest boot (run-kselftest)').split()[:3],
+				 ['77.8', '78.0', 'x1.00'])
+		self.assertEqual(self.row('KUnit boot (run-kunit)').split()[:2],
+				 ['9.4', '11.2'])
+		self.assertEqual(self.row('stages summed').split()[:2],
+				 ['1516.2', '470.8'])
+
+	def test_case_time_per_target_and_kunit_left_out(self) -> None:
+		self.assertEqual(self.row(' statx_dioalign').split()[:3],
+				 ['13.0', '8.7', 'x0.67'])
+		self.assertEqual(self.row('kselftest cases summed').split()[:2],
+				 ['25.4', '21.3'])
+
+	def test_slowest_cases_of_either_run(self) -> None:
+		row = self.row('statx_dioalign_test/fs.ext4_lbs_512.regular_file_reports_values')
+		self.assertEqual(row.split()[:2], ['4.4', '-'])
+		row = self.row('tcp_ehash: tcp_ehash_test/ehash.netns_alloc_fault_falls_back')
+		self.assertEqual(row.split()[:3], ['10.9', '11.2', 'x1.03'])
+		slow = self.lines.index('   slowest kselftest cases (8 of each run):')
+		self.assertIn('netns_alloc_fault_falls_back', self.lines[slow + 1])
 
 
 if __name__ == '__main__':
