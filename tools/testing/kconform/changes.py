@@ -21,7 +21,13 @@ feature `series`), every hunk of `diff -u` between the two trees, with
   its removed lines into the old one's, as coverage.py maps seed hunks;
   a hunk with code that no case runs is an untested change;
 - the cases whose verdict differs between the two releases' results
-  (results/matrix/<release>/results.json), per feature.
+  (results/matrix/<release>/results.json), per feature;
+- its class and reason, read by hand: changes.toml's entry that lists
+  the hunk's key (file:function:digest of its changed lines), with the
+  commit's title where the match above is wrong or missing, and for a
+  test-visible change the cases that tell the two sides apart (a
+  fixes.toml stable fix's guards, or cases named in the entry); a hunk
+  no entry lists is unclassified.
 
 changes.txt and changes.json go to --out.
 """
@@ -31,6 +37,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import gzip
+import hashlib
 import json
 import re
 import subprocess
@@ -38,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Set, Tuple
 
-from . import archive, coverage, matrix, suites, tree
+from . import archive, coverage, fixes, matrix, suites, tomlfile, tree
 from .model import InputError, KconformError
 
 SERIES = 'series'	# the feature of the series' patches no suite claims
@@ -47,6 +54,13 @@ NOT_CODE = ('MAINTAINERS',)
 NO_MATCH = 'no match found'
 NOT_RUN = 'coverage not run'
 UNTESTED = 'untested change'
+JUDGED = 'changes.toml'		# the hand reading of hunks, in the repository
+VISIBLE = 'test-visible'
+HIDDEN = 'not test-visible'
+UNCLASSIFIED = 'unclassified'
+CHANGE_KEYS = ('class', 'reason', 'title', 'fix', 'cases', 'hunks')
+HUNK_KEY = re.compile(r'[^:\s]+:\w*:[0-9a-f]{10}')
+CASE = re.compile(r'(kunit|kselftest):[^:\s]+:\S+')
 
 
 @dataclass(frozen=True)
@@ -292,6 +306,122 @@ def match(titles: Sequence[Title], path: str, func: str, changed: str) -> List[T
 	return [t for s, t in scored if s == best][:3] if best else []
 
 
+def digest(lines: Sequence[Tuple[str, str]]) -> str:
+	"""Of a hunk's lines in diff order (tag, text): its changed lines,
+	whitespace runs made one space, so that a re-indented context or
+	another line number keeps it."""
+	changed = [t + ' '.join(x.split()) for t, x in lines if t in '+-']
+	return hashlib.sha256('\n'.join(changed).encode()).hexdigest()[:10]
+
+
+def hunk_key(rel: str, func: str, h: coverage.Hunk) -> str:
+	"""How changes.toml names a hunk: file:function:digest."""
+	return f'{rel}:{func}:{digest(_unified(h))}'
+
+
+@dataclass(frozen=True)
+class Judgement:
+	"""A hand reading of hunks: one [[change]] of changes.toml."""
+	name: str			# how errors and the output name it
+	cls: str			# VISIBLE or HIDDEN
+	reason: str
+	title: str = ''			# the commit, where the title match is wrong or missing
+	fix: str = ''			# fixes.toml's [stable."<fix>"] (test-visible)
+	cases: Tuple[str, ...] = ()	# the cases that tell the two sides apart
+
+
+def judgements(repo: Path) -> Dict[str, Judgement]:
+	"""changes.toml: hunk key -> its judgement ({} without the file). An
+	entry that lists no hunk of a comparison is fine (another pair of
+	releases'); a malformed one is an error that names it."""
+	path = repo / JUDGED
+	if not path.exists():
+		return {}
+	entries = tomlfile.array(path, 'change', CHANGE_KEYS)
+	stable: Dict[str, fixes.Fix] = {}
+	if any('fix' in e for e in entries):
+		layout = tree.Layout(repo)
+		stable = {f.patch: f for f in fixes.load(layout.patches, layout.series())
+			  if f.release}
+	out: Dict[str, Judgement] = {}
+	for n, entry in enumerate(entries, 1):
+		j, keys = _judgement(path, f'[[change]] #{n}', entry, stable)
+		for key in keys:
+			if key in out:
+				raise KconformError(f'{path}: {j.name}: hunk {key} is also '
+						    f'in {out[key].name}')
+			out[key] = j
+	return out
+
+
+def _judgement(path: Path, name: str, entry: Mapping[str, Any],
+	       stable: Mapping[str, fixes.Fix]) -> Tuple[Judgement, List[str]]:
+	"""One entry, checked, and the hunks it lists."""
+	def strings(key: str) -> List[str]:
+		v = entry.get(key, [])
+		if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+			raise KconformError(f'{path}: {name}: {key}: expected a list of strings')
+		return v
+
+	for key in ('class', 'reason', 'title', 'fix'):
+		if not isinstance(entry.get(key, ''), str):
+			raise KconformError(f'{path}: {name}: {key}: expected a string')
+	title, fix, cls = entry.get('title', ''), entry.get('fix', ''), entry.get('class')
+	name += f' ("{title or fix}")' if title or fix else ''
+	hunks, cases = strings('hunks'), strings('cases')
+	if cls not in (VISIBLE, HIDDEN):
+		raise KconformError(f'{path}: {name}: class {cls!r}: expected '
+				    f'"{VISIBLE}" or "{HIDDEN}"')
+	if not entry.get('reason') or not hunks:
+		raise KconformError(f'{path}: {name}: needs a reason and its hunks')
+	bad = [h for h in hunks if not HUNK_KEY.fullmatch(h)]
+	if bad:
+		raise KconformError(f'{path}: {name}: hunk {bad[0]!r}: expected '
+				    'file:function:digest (10 hex digits), as changes.json\'s key')
+	bad = [c for c in cases if not CASE.fullmatch(c)]
+	if bad:
+		raise KconformError(f'{path}: {name}: case {bad[0]!r}: expected '
+				    'kunit:SUITE:CASE or kselftest:TARGET:CASE')
+	if cls == HIDDEN and (fix or cases):
+		raise KconformError(f'{path}: {name}: a change that is {HIDDEN} has '
+				    'no fix or cases')
+	if cls == VISIBLE and bool(fix) == bool(cases):
+		raise KconformError(f'{path}: {name}: a change that is {VISIBLE} names '
+				    'the cases that tell its two sides apart: a fix (a '
+				    'stable table of patches/fixes.toml, its guards) or '
+				    'cases, one of them')
+	if fix and fix not in stable:
+		raise KconformError(f'{path}: {name}: fix: patches/fixes.toml has no '
+				    f'[stable."{fix}"]')
+	return Judgement(name, str(cls), str(entry['reason']), title, fix,
+			 stable[fix].guards if fix else tuple(cases)), hunks
+
+
+def judge(h: Dict[str, Any], j: Optional[Judgement], titles: Sequence[Title],
+	  ran: Optional[Sequence[Tuple[str, List[str]]]]) -> None:
+	"""A hunk's class, reason and cases (with the verdicts of those that
+	differ, when compared) from its judgement; its title replaces the
+	match (the changelog's entry of it, when listed)."""
+	h['class'] = j.cls if j else None
+	h['reason'] = j.reason if j else ''
+	h['fix'] = j.fix if j else ''
+	h['cases'] = list(j.cases) if j else []
+	h['case_verdicts'] = None if ran is None or j is None else [
+		{'case': k, 'old': r[0], 'new': r[1]} for k, r in ran
+		if fixes.names_case(_case_key(k), j.cases)]
+	title = (j.title or j.fix) if j else ''
+	if title:
+		listed = [t for t in titles if t.text == title or t.text.startswith(title + ' (')]
+		h['commit'] = [{'title': t.text, 'stable': t.stable, 'debian': t.debian,
+				'by': JUDGED} for t in listed[:1]] or [
+			{'title': title, 'stable': '', 'debian': '', 'by': JUDGED}]
+
+
+def _case_key(key: str) -> fixes.Key:
+	kind, suite, case = (key.split(':', 2) + ['', ''])[:3]
+	return kind, suite, case
+
+
 def diff_file(old: Path, new: Path, rel: str) -> str:
 	"""diff -u of one file of the two trees (a missing side is empty),
 	each hunk headed by the function it is in."""
@@ -404,6 +534,7 @@ def compare(repo: Path, old: Release, new: Release, results: Path) -> Dict[str, 
 			titles = parse_changelog(f.read(), old.version)
 	infos = {s: line_data(r, results, repo) for s, r in (('old', old), ('new', new))}
 	ran = verdict_changes(_results(results, old), _results(results, new))
+	judged = judgements(repo)
 	feats = []
 	first: Dict[str, str] = {}	# file -> the feature its hunks are listed under
 	found_features = features(repo)
@@ -433,6 +564,7 @@ def compare(repo: Path, old: Release, new: Release, results: Path) -> Dict[str, 
 					 'old': executed(h.reverse(), rel, old, infos['old'][0])}
 				entry: Dict[str, Any] = {
 					'file': rel, 'function': func,
+					'key': hunk_key(rel, func, h),
 					'old_start': h.old_start, 'old_lines': len(h.old),
 					'new_start': h.new_start, 'new_lines': len(h.lines),
 					'added': len(added), 'removed': len(removed),
@@ -449,6 +581,8 @@ def compare(repo: Path, old: Release, new: Release, results: Path) -> Dict[str, 
 							     len(h.old))))
 				hunks.append(entry)
 			_by_function(hunks, rel)
+		for entry in hunks:
+			judge(entry, judged.get(entry['key']), titles, ran)
 		differ = None if ran is None else [
 			{'case': k, 'old': r[0], 'new': r[1]} for k, r in ran
 			if k.split(':')[1] in feat.suites]
@@ -501,7 +635,14 @@ def counts(doc: Mapping[str, Any]) -> Dict[str, int]:
 	out = {'hunks': len(hunks), 'matched': len([h for h in hunks if h['commit']])}
 	for h in hunks:
 		out[h['status']] = out.get(h['status'], 0) + 1
+	for h in hunks:
+		out[h['class'] or UNCLASSIFIED] = out.get(h['class'] or UNCLASSIFIED, 0) + 1
+	out.setdefault(UNCLASSIFIED, 0)
 	return out
+
+
+def unclassified(doc: Mapping[str, Any]) -> List[Dict[str, Any]]:
+	return [h for f in doc['features'] for h in f['hunks'] if not h['class']]
 
 
 def brief(doc: Mapping[str, Any]) -> List[str]:
@@ -516,8 +657,18 @@ def brief(doc: Mapping[str, Any]) -> List[str]:
 				  for v in f['verdicts']]
 		for h in f['hunks']:
 			if h['status'] == UNTESTED:
-				lines.append(f'{UNTESTED}: {_where(h)}: {_commit(h)}')
+				lines.append(f'{UNTESTED}: {_where(h)}: {_commit(h)}' + (
+					f': explained: {_judged(h)}' if h['class'] else ''))
 	return lines
+
+
+def _judged(h: Mapping[str, Any]) -> str:
+	"""The hunk's class and reason, and the cases that tell it apart."""
+	if not h['class']:
+		return f'{UNCLASSIFIED} (key {h["key"]})'
+	fix = f' (fixes.toml [stable."{h["fix"]}"])' if h['fix'] else ''
+	cases = f'; cases: {", ".join(h["cases"])}{fix}' if h['cases'] else ''
+	return f'{h["class"]}: {h["reason"]}{cases}'
 
 
 def _where(h: Mapping[str, Any]) -> str:
@@ -527,8 +678,10 @@ def _where(h: Mapping[str, Any]) -> str:
 def _commit(h: Mapping[str, Any]) -> str:
 	if not h['commit']:
 		return NO_MATCH
-	return ' | '.join(f'"{c["title"]}" ({c["stable"] or "Debian"}, {c["debian"]})'
-			  for c in h['commit'])
+	return ' | '.join(f'"{c["title"]}" ' + (
+		f'({c["stable"] or "Debian"}, {c["debian"]})' if c['debian'] else
+		'(not in the changelog)') + (f' [{JUDGED}]' if c.get('by') == JUDGED else '')
+		for c in h['commit'])
 
 
 def _ran(s: Mapping[str, Any]) -> str:
@@ -551,6 +704,10 @@ def text(doc: Mapping[str, Any]) -> List[str]:
 	if not doc['verdicts_compared']:
 		out.append('   verdicts: not compared (results/matrix/<release>/results.json '
 			   'of both releases not found)')
+	loose = unclassified(doc)
+	out.append(f'   {UNCLASSIFIED}: {len(loose)}' + (
+		f' (no entry of {JUDGED} lists their key)' if loose else ''))
+	out += [f'      {_where(h)} key {h["key"]}' for h in loose]
 	for f in doc['features']:
 		out.append(f'-- {f["name"]}: {len(f["hunks"])} hunks in {len(f["files"])} files')
 		by: Dict[str, List[str]] = {}
@@ -571,6 +728,9 @@ def text(doc: Mapping[str, Any]) -> List[str]:
 			out.append(f'      commit: {_commit(h)}')
 			out.append(f'      {h["status"]}: new {_ran(h["coverage"]["new"])}; '
 				   f'old {_ran(h["coverage"]["old"])}')
+			out.append(f'      {_judged(h)}')
+			out += [f'      verdict: {v["case"]}: {v["old"]} -> {v["new"]}'
+				for v in h['case_verdicts'] or []]
 	return out
 
 

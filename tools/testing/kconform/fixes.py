@@ -65,13 +65,19 @@ class Fix:
 		return release is not None and not tree.version_lt(release, self.release)
 
 	def guards_case(self, key: Key, globs: Optional[Sequence[str]] = None) -> bool:
-		for glob in self.guards if globs is None else globs:
-			kind, suite, case = (glob.split(':', 2) + ['', ''])[:3]
-			if fnmatch.fnmatchcase(key[0], kind) and \
-					fnmatch.fnmatchcase(key[1], suite) and \
-					gate.glob(key[2], case):
-				return True
-		return False
+		return names_case(key, self.guards if globs is None else globs)
+
+
+def names_case(key: Key, globs: Sequence[str]) -> bool:
+	"""Does one of the globs (kind:suite:case, as guards are written)
+	name the case?"""
+	for glob in globs:
+		kind, suite, case = (glob.split(':', 2) + ['', ''])[:3]
+		if fnmatch.fnmatchcase(key[0], kind) and \
+				fnmatch.fnmatchcase(key[1], suite) and \
+				gate.glob(key[2], case):
+			return True
+	return False
 
 
 def load(patches: Path, series: Sequence[str]) -> List[Fix]:

@@ -10,6 +10,7 @@ a tiny pair of trees), and an excerpt of 6.1.192-3's changelog.Debian.gz
 
 import gzip
 import json
+import re
 import shutil
 import tempfile
 import unittest
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 from kconform import changes, coverage, matrix
+from kconform.model import KconformError
 
 DATA = Path(__file__).parent / 'test_data' / 'changes'
 GENL = 'net/netlink/genetlink.c'
@@ -85,7 +87,9 @@ class MatchTest(unittest.TestCase):
 		self.assertEqual(changes.match(titles, GENL, 'genl_bind', code), [])
 
 
-class CompareTest(unittest.TestCase):
+class Trees(unittest.TestCase):
+	"""A repository of one feature (netlink_intro, genetlink.c) and the
+	two recorded trees."""
 
 	def setUp(self) -> None:
 		self.tmp = Path(tempfile.mkdtemp())
@@ -131,10 +135,14 @@ class CompareTest(unittest.TestCase):
 		return next(h for f in doc['features'] for h in f['hunks']
 			    if h['function'] == func)
 
+
+class CompareTest(Trees):
+
 	def test_without_runs(self) -> None:
 		doc = changes.compare(self.repo, self.old, self.new, self.results)
 		self.assertEqual(changes.counts(doc), {'hunks': 6, 'matched': 5,
-						       changes.NOT_RUN: 6})
+						       changes.NOT_RUN: 6,
+						       changes.UNCLASSIFIED: 6})
 		self.assertFalse(doc['verdicts_compared'])
 		h = self.hunk(doc, 'ctrl_dumppolicy_done')
 		self.assertEqual(h['commit'][0]['stable'], '6.1.191')
@@ -198,6 +206,128 @@ class CompareTest(unittest.TestCase):
 		self.assertEqual(len(back['features'][0]['hunks']), 6)
 		self.assertTrue((self.tmp / 'out' / 'changes.txt').read_text().startswith(
 			'== changes: linux-source-6.1=6.1.170-3 (6.1.170-3) -> '))
+
+
+# the hunks of test_data/changes by changes.toml's key
+PIN_START = f'{GENL}:ctrl_dumppolicy_start:5addf2f7b7'
+PIN_ERRORS = f'{GENL}:ctrl_dumppolicy_start:125fb26532'
+PIN_DONE = f'{GENL}:ctrl_dumppolicy_done:96edddae55'
+BIND = f'{GENL}:genl_bind:2f04c491fb'
+GUARD = 'kselftest:netlink_intro:genl_family_test/fam.getpolicy_dump_pins_the_family_module'
+
+
+class JudgedTest(Trees):
+	"""changes.toml: the hand reading of hunks."""
+
+	def setUp(self) -> None:
+		super().setUp()
+		(self.repo / 'patches' / 'fixes.toml').write_text(
+			'[stable."genetlink: pin family module during policy dump"]\n'
+			'release = "6.1.192-1"\nupstream = "6.1.191"\neffect = "x"\n'
+			f'guards = ["{GUARD}"]\n')
+		self.judged(
+			'[[change]]\nclass = "test-visible"\n'
+			'fix = "genetlink: pin family module during policy dump"\n'
+			'reason = "a module reference"\n'
+			f'hunks = ["{PIN_START}", "{PIN_ERRORS}", "{PIN_DONE}"]\n'
+			'[[change]]\nclass = "not test-visible"\n'
+			'title = "genetlink: Use internal flags for multicast groups"\n'
+			'reason = "refactor: the same two capability checks"\n'
+			# a hunk of another pair of releases is no error
+			f'hunks = ["{BIND}", "net/x.c:f:0123456789"]\n')
+
+	def judged(self, text: str) -> None:
+		(self.repo / changes.JUDGED).write_text(text)
+
+	def test_class_reason_cases_and_unclassified(self) -> None:
+		doc = changes.compare(self.repo, self.old, self.new, self.results)
+		n = changes.counts(doc)
+		self.assertEqual((n[changes.VISIBLE], n[changes.HIDDEN], n[changes.UNCLASSIFIED]),
+				 (3, 1, 2))
+		by = {h['key']: h for f in doc['features'] for h in f['hunks']}
+		self.assertEqual((by[PIN_DONE]['class'], by[PIN_DONE]['cases']),
+				 (changes.VISIBLE, [GUARD]))
+		# the hand title replaces the match (none here), with its changelog entry
+		self.assertEqual(by[BIND]['commit'], [
+			{'title': 'genetlink: Use internal flags for multicast groups',
+			 'stable': '6.1.176', 'debian': '6.1.176-1', 'by': changes.JUDGED}])
+		text = changes.text(doc)
+		self.assertIn('   unclassified: 2 (no entry of changes.toml lists their key)', text)
+		self.assertIn(f'      {GENL}:87 ctrl_dumppolicy_start key '
+			      f'{GENL}:ctrl_dumppolicy_start:8e905ccd0c', text)
+		self.assertIn(f'      {GENL}:5 ctrl_dump_policy_ctx key '
+			      f'{GENL}:ctrl_dump_policy_ctx:10d5cf12ea', text)
+		self.assertIn('      not test-visible: refactor: the same two capability '
+			      'checks', text)
+		self.assertIn(f'      test-visible: a module reference; cases: {GUARD} '
+			      '(fixes.toml [stable."genetlink: pin family module during '
+			      'policy dump"])', text)
+
+	def test_untested_change_explained_and_its_verdict(self) -> None:
+		self.run_of('6.1.170-3', 'fail')
+		self.run_of('6.1.192-3', 'pass')
+		self.judged(
+			'[[change]]\nclass = "test-visible"\nreason = "a module reference"\n'
+			'cases = ["kselftest:netlink_intro:policy_dump_*"]\n'
+			f'hunks = ["{PIN_DONE}"]\n')
+		self.coverage_of_new('try_module_get(ctx->owner)', 'module_put(ctx->owner)')
+		doc = changes.compare(self.repo, self.old, self.new, self.results)
+		lines = changes.brief(doc)
+		self.assertIn(f'{changes.UNTESTED}: {GENL}:231 ctrl_dumppolicy_done: "{PIN}" '
+			      '(6.1.191, 6.1.192-1): explained: test-visible: a module '
+			      'reference; cases: kselftest:netlink_intro:policy_dump_*', lines)
+		h = next(h for f in doc['features'] for h in f['hunks'] if h['key'] == PIN_DONE)
+		self.assertEqual(h['case_verdicts'], [
+			{'case': 'kselftest:netlink_intro:policy_dump_pins_family',
+			 'old': 'fail', 'new': 'pass'}])
+		self.assertIn('      verdict: kselftest:netlink_intro:policy_dump_pins_family: '
+			      'fail -> pass', changes.text(doc))
+
+	def test_bad_entries_are_named(self) -> None:
+		head = '[[change]]\nclass = "not test-visible"\nreason = "r"\n' \
+			f'hunks = ["{BIND}"]\n'
+		for entry, error in [
+			('class = "visible"\nreason = "r"\nhunks = ["a.c:f:0123456789"]',
+			 "#2: class 'visible': expected"),
+			('class = "test-visible"\nreason = "r"\nfix = "no such fix"\n'
+			 'hunks = ["a.c:f:0123456789"]',
+			 '#2 ("no such fix"): fix: patches/fixes.toml has no [stable."no such fix"]'),
+			('class = "test-visible"\nreason = "r"\nhunks = ["a.c:f:0123456789"]',
+			 '#2: a change that is test-visible names the cases'),
+			('class = "not test-visible"\nreason = "r"\ncases = ["kunit:s:c"]\n'
+			 'hunks = ["a.c:f:0123456789"]', '#2: a change that is not test-visible'),
+			('class = "test-visible"\nreason = "r"\ncases = ["s:c"]\n'
+			 'hunks = ["a.c:f:0123456789"]', "#2: case 's:c': expected"),
+			('class = "not test-visible"\nreason = "r"\nhunks = ["a.c:12"]',
+			 "#2: hunk 'a.c:12': expected file:function:digest"),
+			('class = "not test-visible"\nhunks = ["a.c:f:0123456789"]',
+			 '#2: needs a reason and its hunks'),
+			('class = "not test-visible"\nreason = "r"\nhunk = ["a.c:f:0123456789"]',
+			 'change #2: unknown key hunk'),
+			('class = "not test-visible"\ntitle = "t"\nreason = "r"\n'
+			 f'hunks = ["{BIND}"]', f'#2 ("t"): hunk {BIND} is also in [[change]] #1')]:
+			with self.subTest(error=error):
+				self.judged(head + '[[change]]\n' + entry + '\n')
+				with self.assertRaisesRegex(KconformError, re.escape(error)):
+					changes.compare(self.repo, self.old, self.new, self.results)
+
+
+class KeyTest(unittest.TestCase):
+
+	def key(self, diff: str) -> str:
+		h = coverage.parse_diff('--- a/x.c\n+++ b/x.c\n' + diff)['x.c'][0]
+		return changes.hunk_key('x.c', changes.hunk_function(h), h)
+
+	def test_survives_moved_lines_context_and_indentation(self) -> None:
+		one = self.key('@@ -10,3 +10,3 @@ int f(void)\n a\n-\treturn x;\n+\treturn y;\n c\n')
+		self.assertEqual(one, 'x.c:f:' + changes.digest([('-', 'return x;'),
+								('+', 'return y;')]))
+		self.assertEqual(one, self.key(
+			'@@ -90,3 +92,3 @@ int f(void)\n other\n-  return  x;\n+    return y;\n lines\n'))
+		self.assertNotEqual(one, self.key(
+			'@@ -10,3 +10,3 @@ int f(void)\n a\n-\treturn x;\n+\treturn z;\n c\n'))
+		self.assertNotEqual(one, self.key(
+			'@@ -10,3 +10,3 @@ int g(void)\n a\n-\treturn x;\n+\treturn y;\n c\n'))
 
 
 class DiffSidesTest(unittest.TestCase):
