@@ -5,7 +5,7 @@ not applicable to a tree is reported whole, one <suite> case each."""
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any
+from typing import Any, List, Tuple
 from unittest import mock
 
 from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree
@@ -17,24 +17,30 @@ from .test_bad_console import says_what_is_missing
 KNOWN = Path(__file__).parent / 'test_data' / 'gate' / 'known_none.toml'
 
 
+def plan_of(src: tree.Source, *extra: str) -> Tuple[List[suites.SuiteSpec], pipeline.RunPlan]:
+	"""The registry and the plan of `run` (and @extra) on @src, whose
+	config lacks nothing the suites ask for."""
+	args = cli.parser().parse_args(['run', '--out', str(src.work.parent / 'out'),
+					'--known-issues', str(KNOWN), *extra])
+	registry = suites.load(inputs.REPO)
+	inp = inputs.check(args, registry)
+	kern = kernels.Built(inp.variant)
+	gjob, kjob = pipeline.jobs(inp, kern, src, tree.Layout(inputs.REPO), {})
+
+	def lacks(self: Any, job: Any, present: Any) -> Any:
+		return {}
+
+	with mock.patch.object(kernels.Built, 'config_lacks', lacks):
+		return registry, pipeline.plan(inp, registry, kern, src, gjob, kjob)
+
+
 class PlanTest(unittest.TestCase):
 
 	def test_a_suite_whose_code_is_missing_is_one_skipped_case(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
-		args = cli.parser().parse_args(['run', '--out', str(tmp / 'out'),
-						'--known-issues', str(KNOWN)])
-		registry = suites.load(inputs.REPO)
-		inp = inputs.check(args, registry)
-		kern = kernels.Built(inp.variant)
 		src = tree.Source('linux-source-6.1', tmp / 'none', tmp / 'work')
 		src.dropped = {'0501-genl.patch': 'rejected'}
-		gjob, kjob = pipeline.jobs(inp, kern, src, tree.Layout(inputs.REPO), {})
-
-		def lacks(self: Any, job: Any, present: Any) -> Any:
-			return {}
-
-		with mock.patch.object(kernels.Built, 'config_lacks', lacks):
-			plan = pipeline.plan(inp, registry, kern, src, gjob, kjob)
+		registry, plan = plan_of(src)
 		self.assertEqual((plan.kunit, plan.kselftest, plan.runnable), ([], [], []))
 		got = pipeline.mark([], plan)
 		whole = [n for n in plan.not_applicable if not n.named]
@@ -59,24 +65,13 @@ class PlanTest(unittest.TestCase):
 
 	def test_a_dropped_hook_patch_skips_only_the_cases_that_need_it(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
-		args = cli.parser().parse_args(['run', '--out', str(tmp / 'out'),
-						'--known-issues', str(KNOWN), '--suite', 'netlink_intro'])
-		registry = suites.load(inputs.REPO)
-		inp = inputs.check(args, registry)
-		kern = kernels.Built(inp.variant)
 		src = tree.Source('linux-source-6.12', tmp / 'linux', tmp / 'work')
-		netlink = next(s for s in registry if s.name == 'netlink_intro')
+		netlink = next(s for s in suites.load(inputs.REPO) if s.name == 'netlink_intro')
 		for path, text in netlink.requires:	# its kernel code is there
 			(src.tree / path).parent.mkdir(parents=True, exist_ok=True)
 			(src.tree / path).write_text(text or '')
 		src.dropped = {'0501-lib-add-a-generic-netlink-test-family.patch': 'rejected'}
-		gjob, kjob = pipeline.jobs(inp, kern, src, tree.Layout(inputs.REPO), {})
-
-		def lacks(self: Any, job: Any, present: Any) -> Any:
-			return {}
-
-		with mock.patch.object(kernels.Built, 'config_lacks', lacks):
-			plan = pipeline.plan(inp, registry, kern, src, gjob, kjob)
+		_, plan = plan_of(src, '--suite', 'netlink_intro')
 		self.assertEqual([s.name for s in plan.kselftest], ['netlink_intro'])
 		ran = Suite('netlink_intro', Kind.KSELFTEST, cases=[
 			Case('netlink_intro_test/ack.capped_ack', Status.PASS),
