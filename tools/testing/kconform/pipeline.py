@@ -12,9 +12,9 @@ names are the stages' status lines and results.json `stages`)
                  is built yet
   configure, build (or kernel: a package's)   build()
   probe          KVM or TCG (--accel auto)
-  run-kunit      kunit_stage(): the KUnit boot
+  run-kunit      kunit_stage(): the KUnit boot, beside the next two
   userspace      userspace(): the kselftests installed, the initramfs
-  run-kselftest  kselftest_stage(); run-bench: bench_stage()
+  run-kselftest  kselftest_stage(); then run-bench: bench_stage()
   rerun          reruns(): a suite with a failing case, through the same
                  boot functions
   coverage       collect (the coverage variant)
@@ -26,6 +26,7 @@ later one fails.
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import datetime
 import fnmatch
@@ -233,16 +234,22 @@ def stages(r: Run) -> None:
 	b.accel = r.inputs.accel
 	if b.accel == 'auto' and not os.access('/dev/kvm', os.R_OK | os.W_OK):
 		b.accel = probe(b.gjob, b.accel, r.st)
-	ku_done = b.built and bool(b.plan.kunit) and b.accel != 'auto'
-	if ku_done:
-		r.results += kunit_stage(r, b)
-	userspace(r, b)
-	if b.accel == 'auto':
-		b.accel = probe(b.gjob, b.accel, r.st) if b.userspace else 'tcg'
-	r.rep.accel = b.accel
-	if b.built and b.plan.kunit and not ku_done:
-		r.results += kunit_stage(r, b)
-	kselftest_stage(r, b)
+	with concurrent.futures.ThreadPoolExecutor(1) as beside:
+		# The KUnit boot (one vCPU) runs beside the user space and the
+		# kselftest boot, whose kernel boot and lone first target leave
+		# a CPU idle; its verdict is printed as soon as it is known.
+		at, ku = len(r.results), None
+		if b.built and b.plan.kunit and b.accel != 'auto':
+			ku = beside.submit(kunit_stage, r, b)
+		userspace(r, b)
+		if b.accel == 'auto':
+			b.accel = probe(b.gjob, b.accel, r.st) if b.userspace else 'tcg'
+		r.rep.accel = b.accel
+		if b.built and b.plan.kunit and ku is None:
+			ku = beside.submit(kunit_stage, r, b)
+		kselftest_stage(r, b)
+		if ku is not None:
+			r.results[at:at] = ku.result()
 	bench_stage(r, b)
 	# not-applicable cases that ran anyway (in a program with others)
 	# are skipped with the reason before any rerun is considered

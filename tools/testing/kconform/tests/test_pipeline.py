@@ -3,6 +3,7 @@
 not applicable to a tree is reported whole, one <suite> case each."""
 
 import tempfile
+import threading
 import unittest
 from pathlib import Path
 from typing import Any, List, Tuple
@@ -114,3 +115,37 @@ class StageErrorTest(unittest.TestCase):
 		# a run stopped before any suite still has them in results.json
 		says_what_is_missing(self, out / 'results.json',
 				     'no result: interrupted (SIGINT)')
+
+
+class BesideTest(unittest.TestCase):
+	"""The KUnit boot runs beside the user space and the kselftest boot."""
+
+	def test_the_kunit_boot_runs_beside_the_kselftests(self) -> None:
+		kselftests_started = threading.Event()
+		order: List[str] = []
+		ku = Suite('ku', 'kunit', [Case('a', Status.PASS)])
+		ks = Suite('ks', 'kselftest', [Case('b', Status.PASS)])
+		b = mock.MagicMock(built=True, accel='auto', userspace=True)
+		r = mock.MagicMock(results=[Suite('na', 'kselftest', [])])
+		r.inputs.accel = 'tcg'
+		r.inputs.retries = 0
+		r.inputs.selection.only = lambda results: results
+
+		def kunit_stage(r: Any, b: Any) -> List[Suite]:
+			# sequential stages would wait here for the whole timeout
+			order.append('kunit' if kselftests_started.wait(10) else 'kunit alone')
+			return [ku]
+
+		def kselftest_stage(r: Any, b: Any) -> None:
+			kselftests_started.set()
+			r.results.append(ks)
+
+		with mock.patch.multiple(pipeline, derive=lambda r: b, build=lambda r, b: None,
+					 kunit_stage=kunit_stage, userspace=lambda r, b: None,
+					 kselftest_stage=kselftest_stage,
+					 bench_stage=lambda r, b: order.append('bench'),
+					 mark=lambda results, p: results):
+			pipeline.stages(r)
+		self.assertEqual(order, ['kunit', 'bench'])
+		# the KUnit suites keep their place: after what came before the boots
+		self.assertEqual([s.name for s in r.results], ['na', 'ku', 'ks'])
