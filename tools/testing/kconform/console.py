@@ -58,6 +58,7 @@ PREAMBLE = re.compile(r'^(\s|$|CPU: |Hardware name: |Workqueue: |Modules linked 
 		      r'RIP: |Code: |RSP: |RAX: |RDX: |RBP: |R\d+: |FS: |CS: |'
 		      r'CR2: |DR\d: |Tainted: |task:|<TASK>|name \S+, interval \d+)')
 PREAMBLE_SPAN = 15
+PREAMBLE_START = re.compile(r'^CPU: \d+ PID: ')
 # Stack dumps that inform rather than report a bug: the OOM killer at
 # work, an allocation failure the caller handles (warn_alloc(); sysctl's
 # register of a table that got -ENOMEM, as fail-nth makes it in a new
@@ -118,8 +119,12 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 def _header(lines: Sequence[ktap.Line], n: int) -> int:
 	"""The line above the preamble of the stack dump at n, or n. Test
 	output between them (another lane's TAP or its lane prefix, written
-	meanwhile) is passed over: it is no kernel line."""
-	for m in range(n - 1, max(-1, n - PREAMBLE_SPAN), -1):
+	meanwhile) is passed over: it is no kernel line. So is what another
+	CPU logged inside the preamble, which dump_stack() starts with its
+	"CPU: " line."""
+	top = next((m for m in range(n - 1, max(-1, n - PREAMBLE_SPAN), -1)
+		    if PREAMBLE_START.match(lines[m][1])), n)
+	for m in range(top - 1, max(-1, n - PREAMBLE_SPAN), -1):
 		text = lines[m][1]
 		if text.startswith(('#', 'kconform-lane')) or ktap.is_result(text):
 			continue

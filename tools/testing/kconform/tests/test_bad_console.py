@@ -226,6 +226,19 @@ class KernelReportTest(unittest.TestCase):
 		raw = [t.replace('/net/core -12', '/net/core -17') for t in raw]
 		self.assertEqual(len(console.reports(ktap.clean(raw))), 1)
 
+	def test_another_cpus_line_inside_the_preamble_is_passed_over(self) -> None:
+		# A default run's tcp_ehash fail-nth: netlink_intro's lane, on the
+		# other CPU, logged "attribute type 1 has an invalid length"
+		# between dump_stack()'s "CPU: " and "Hardware name: " lines; it
+		# was taken for the dump's header, so both lanes crashed.
+		raw = bad('fail-nth-sysctl-enomem-interleaved.log')
+		self.assertEqual(console.reports(ktap.clean(raw)), [])
+		raw = [t.replace('/net/ipv4/conf/default -12', '/net/ipv4/conf/default -17')
+		       for t in raw]
+		found = console.reports(ktap.clean(raw))
+		self.assertEqual([ktap.clean(raw)[n][1] for n in found],
+				 ['sysctl could not get directory: /net/ipv4/conf/default -17'])
+
 
 class PlanTest(unittest.TestCase):
 
