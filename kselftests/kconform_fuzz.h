@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <linux/types.h>
 
@@ -159,9 +160,34 @@ static inline int kc_write_file(const char *path, const char *s)
 }
 
 /*
+ * failslab's attributes are global, and the runner runs targets side by
+ * side (lanes). Every kc_failslab_setup() sets the same ones and holds
+ * this lock on the failslab directory shared; a test that sets others
+ * (rust_samples: cache-filter) holds it exclusively while they are set.
+ * @how is LOCK_SH or LOCK_EX. Returns the descriptor that holds the lock
+ * (closing it, or the process's exit, lets it go) or -errno.
+ */
+static inline int kc_failslab_lock(int how)
+{
+	int fd, err;
+
+	fd = open(KC_FAILSLAB, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, how)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
  * Every slab allocation counts for fail-nth: no cache filter (the
  * rust_samples target sets one), GFP_KERNEL too, and no stack dump per
- * injected failure. Returns 0 or -errno (no failslab in debugfs).
+ * injected failure. The lock (kc_failslab_lock) is held shared until
+ * the test's process exits: the harness runs each test in a child of
+ * its own. Returns 0 or -errno (no failslab in debugfs).
  */
 static inline int kc_failslab_setup(void)
 {
@@ -169,6 +195,9 @@ static inline int kc_failslab_setup(void)
 
 	if (access(KC_FAILSLAB, F_OK))
 		return -ENOENT;
+	ret = kc_failslab_lock(LOCK_SH);
+	if (ret < 0)
+		return ret;
 	ret = kc_write_file(KC_FAILSLAB "cache-filter", "N");
 	if (!ret)
 		ret = kc_write_file(KC_FAILSLAB "ignore-gfp-wait", "N");

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "../kconform_fuzz.h"
 #include "../kconform_util.h"
 
 #define PREFIX "rust_minimal: "
@@ -38,7 +39,6 @@
 #define UNSIGNED_LINE "module verification failed: signature and/or " \
 	"required key missing - tainting kernel"
 #define MAX_LINES 16
-#define FAILSLAB "/sys/kernel/debug/failslab/"
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 #define SLAB_FLAG "/sys/kernel/slab/kmalloc-16/failslab"
 /* Far more kmalloc-16 allocations than one finit_module() of it makes. */
@@ -138,19 +138,6 @@ static int is_loaded(void)
 			found = 1;
 	fclose(f);
 	return found;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	ssize_t len = -1;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd >= 0) {
-		len = write(fd, text, strlen(text));
-		close(fd);
-	}
-	return len == (ssize_t)strlen(text) ? 0 : -1;
 }
 
 /* The first character of a one-line file, or 0. */
@@ -305,8 +292,8 @@ TEST_F(module, rmmod_prints_numbers_then_exit)
  * allocations: init's was never failed. Returns the errno of the attempt
  * that failed in init, its lines in @got, or 0.
  */
-static int fail_in_init(struct __test_metadata *_metadata, int ko, int kmsg,
-			struct lines *got)
+static int fail_in_init_filtered(struct __test_metadata *_metadata, int ko,
+				 int kmsg, struct lines *got)
 {
 	char nth[16];
 	ssize_t len;
@@ -315,9 +302,9 @@ static int fail_in_init(struct __test_metadata *_metadata, int ko, int kmsg,
 
 	ASSERT_EQ(read_first(SLAB_FLAG), '1')
 		TH_LOG("%s is not 1: boot with slub_debug=A,kmalloc-16", SLAB_FLAG);
-	ASSERT_EQ(write_file(FAILSLAB "cache-filter", "Y"), 0);
-	ASSERT_EQ(write_file(FAILSLAB "ignore-gfp-wait", "N"), 0);
-	ASSERT_EQ(write_file(FAILSLAB "verbose", "0"), 0);
+	ASSERT_EQ(kc_write_file(KC_FAILSLAB "cache-filter", "Y"), 0);
+	ASSERT_EQ(kc_write_file(KC_FAILSLAB "ignore-gfp-wait", "N"), 0);
+	ASSERT_EQ(kc_write_file(KC_FAILSLAB "verbose", "0"), 0);
 	for (n = 1; n < MAX_NTH; n++) {
 		int fd = open("/proc/thread-self/fail-nth", O_RDWR);
 
@@ -347,6 +334,25 @@ static int fail_in_init(struct __test_metadata *_metadata, int ko, int kmsg,
 	return 0;
 }
 
+/*
+ * The cache-filter is global: the other targets' fail-nth cases, which
+ * may run beside this one (lanes), would fail only kmalloc-16
+ * allocations while it is set. So it is set with failslab's lock held
+ * exclusively, and cleared before the lock goes.
+ */
+static int fail_in_init(struct __test_metadata *_metadata, int ko, int kmsg,
+			struct lines *got)
+{
+	int lock, err;
+
+	lock = kc_failslab_lock(LOCK_EX);
+	ASSERT_GE(lock, 0) TH_LOG("failslab's lock: %s", strerror(-lock));
+	err = fail_in_init_filtered(_metadata, ko, kmsg, got);
+	ASSERT_EQ(kc_write_file(KC_FAILSLAB "cache-filter", "N"), 0);
+	close(lock);
+	return err;
+}
+
 TEST_F(module, init_fails_with_enomem)
 {
 	static const char *const want[] = {
@@ -355,8 +361,8 @@ TEST_F(module, init_fails_with_enomem)
 	};
 	struct lines got;
 
-	if (access(FAILSLAB, F_OK))
-		SKIP(return, "%s missing: no CONFIG_FAILSLAB or debugfs", FAILSLAB);
+	if (access(KC_FAILSLAB, F_OK))
+		SKIP(return, "%s missing: no CONFIG_FAILSLAB or debugfs", KC_FAILSLAB);
 	EXPECT_EQ(fail_in_init(_metadata, self->ko, self->kmsg, &got), ENOMEM);
 	/* Init stopped at its first try_push(): no numbers, no Drop. */
 	expect_lines(_metadata, &got, want, 2);
@@ -374,8 +380,8 @@ static int leaks_of(struct __test_metadata *_metadata, pid_t pid)
 	 * Twice: a scan takes an object whose contents changed since the
 	 * last one (a first look counts as a change) for still in use.
 	 */
-	ASSERT_EQ(write_file(KMEMLEAK, "scan"), 0);
-	ASSERT_EQ(write_file(KMEMLEAK, "scan"), 0);
+	ASSERT_EQ(kc_write_file(KMEMLEAK, "scan"), 0);
+	ASSERT_EQ(kc_write_file(KMEMLEAK, "scan"), 0);
 	f = fopen(KMEMLEAK, "r");
 	ASSERT_NE(f, NULL);
 	snprintf(tag, sizeof(tag), ", pid %d,", pid);
@@ -398,7 +404,7 @@ TEST_F_TIMEOUT(module, init_failure_leaks_nothing, 180)
 {
 	struct lines got;
 
-	if (access(FAILSLAB, F_OK) || access(KMEMLEAK, F_OK))
+	if (access(KC_FAILSLAB, F_OK) || access(KMEMLEAK, F_OK))
 		SKIP(return, "no failslab or kmemleak in debugfs");
 	ASSERT_EQ(fail_in_init(_metadata, self->ko, self->kmsg, &got), ENOMEM);
 	/*

@@ -591,8 +591,8 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	entries = list(run_list) if run_list is not None else targets(specs)
 	plan = lanes.plan(entries, [s.kselftest for s in specs if s.alone and s.kselftest],
 			  job.lanes, lanes.known_seconds(job.build_dir, {
-				  s.kselftest: s.seconds for s in specs
-				  if s.kselftest and s.seconds}))
+				  s.kselftest: s.seconds_on(job.variant.name) for s in specs
+				  if s.kselftest and s.seconds_on(job.variant.name)}))
 	if plan.lanes or run_list is not None:
 		parts += plan.cmdline()
 	r = proc.run(qemu_argv(job, accel, ' '.join(p for p in parts if p)),

@@ -59,9 +59,10 @@ class SuiteSpec:
 	patches: Tuple[Tuple[str, str, str], ...] = field(default=())
 	# why its kselftest target must not run beside others ('' if it may)
 	alone: str = ''
-	# its kselftest target's case time in a boot, as shipped: the lanes'
-	# plan before this machine has timed a boot of its own (0: unknown)
-	seconds: float = 0.0
+	# its kselftest target's case time in a boot per variant ('' for
+	# any), as shipped: the lanes' plan before this machine has timed a
+	# boot of its own
+	seconds: Tuple[Tuple[str, float], ...] = ()
 	# upstream's test_progs selectors of the feature ("test[/subtest]")
 	upstream: Tuple[str, ...] = field(default=())
 
@@ -73,12 +74,23 @@ class SuiteSpec:
 			return (self.kselftest,) if self.kselftest else ()
 		return (self.name,) if kind == Kind.BENCH and self.bench else ()
 
+	def seconds_on(self, variant: str) -> float:
+		"""The shipped case time of its kselftest target on a variant
+		(0: not known)."""
+		times = dict(self.seconds)
+		return times.get(variant, times.get('', 0.0))
 
-def _seconds(name: str, value: Any) -> float:
-	if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-		raise KconformError(f'suites.toml: [{name}] seconds = {value!r}: '
-				    'want the seconds its kselftest target takes, a number >= 0')
-	return float(value)
+
+def _seconds(name: str, value: Any) -> Tuple[Tuple[str, float], ...]:
+	"""`seconds`: a number (every variant) or a table of them by variant."""
+	items = value.items() if isinstance(value, dict) else [('', value)]
+	for variant, v in items:
+		if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+			raise KconformError(
+				f'suites.toml: [{name}] seconds = {value!r}: want the seconds '
+				'its kselftest target takes, a number >= 0 or a table of '
+				'them by variant')
+	return tuple((str(k), float(v)) for k, v in items)
 
 
 def load(repo: Path) -> List[SuiteSpec]:
