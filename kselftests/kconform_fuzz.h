@@ -161,9 +161,11 @@ static inline int kc_write_file(const char *path, const char *s)
 
 /*
  * failslab's attributes are global, and the runner runs targets side by
- * side (lanes). Every kc_failslab_setup() sets the same ones and holds
- * this lock on the failslab directory shared; a test that sets others
- * (rust_samples: cache-filter) holds it exclusively while they are set.
+ * side (lanes). kc_failslab_setup() sets the same ones for every test,
+ * holding this lock on the failslab directory shared, and
+ * kc_fail_nth_loop() holds it shared during each attempt; a test that
+ * sets other attributes (rust_samples: cache-filter) holds it
+ * exclusively while they are set, so it waits for one attempt at most.
  * @how is LOCK_SH or LOCK_EX. Returns the descriptor that holds the lock
  * (closing it, or the process's exit, lets it go) or -errno.
  */
@@ -184,25 +186,25 @@ static inline int kc_failslab_lock(int how)
 
 /*
  * Every slab allocation counts for fail-nth: no cache filter (the
- * rust_samples target sets one), GFP_KERNEL too, and no stack dump per
- * injected failure. The lock (kc_failslab_lock) is held shared until
- * the test's process exits: the harness runs each test in a child of
- * its own. Returns 0 or -errno (no failslab in debugfs).
+ * rust_samples target sets one while it holds kc_failslab_lock()),
+ * GFP_KERNEL too, and no stack dump per injected failure. Returns 0 or
+ * -errno (no failslab in debugfs).
  */
 static inline int kc_failslab_setup(void)
 {
-	int ret;
+	int lock, ret;
 
 	if (access(KC_FAILSLAB, F_OK))
 		return -ENOENT;
-	ret = kc_failslab_lock(LOCK_SH);
-	if (ret < 0)
-		return ret;
+	lock = kc_failslab_lock(LOCK_SH);
+	if (lock < 0)
+		return lock;
 	ret = kc_write_file(KC_FAILSLAB "cache-filter", "N");
 	if (!ret)
 		ret = kc_write_file(KC_FAILSLAB "ignore-gfp-wait", "N");
 	if (!ret)
 		ret = kc_write_file(KC_FAILSLAB "verbose", "0");
+	close(lock);
 	return ret;
 }
 
@@ -262,20 +264,25 @@ static inline int kc_fail_nth_loop(struct __test_metadata *_metadata, int max,
 						 long left),
 				   void *arg)
 {
-	int fd, n, ret;
+	int fd, lock, n, ret;
 	long left;
 
 	fd = kc_fail_nth_open();
 	ASSERT_GE(fd, 0);
+	lock = kc_failslab_lock(LOCK_SH);
+	ASSERT_GE(lock, 0) TH_LOG("failslab's lock: %s", strerror(-lock));
 	for (n = 1; n < max; n++) {
+		ASSERT_EQ(n > 1 ? flock(lock, LOCK_SH) : 0, 0);
 		ASSERT_EQ(0, kc_fail_nth_arm(fd, n));
 		ret = call(arg);
 		left = kc_fail_nth_disarm(fd);
+		ASSERT_EQ(flock(lock, LOCK_UN), 0);
 		ASSERT_GE(left, 0);
 		check(_metadata, arg, n, ret, left);
 		if (!ret && left)
 			break;
 	}
+	close(lock);
 	close(fd);
 	EXPECT_LT(n, max);
 	return n;

@@ -67,6 +67,11 @@ PREAMBLE_START = re.compile(r'^CPU: \d+ PID: ')
 INFORMS = re.compile(r'(.*( invoked oom-killer: |: page allocation failure: |'
 		     r': vmalloc error: )|FAULT_INJECTION: forcing a failure|'
 		     r'sysctl could not get directory: \S+ -12$)')
+# The frame under dump_stack() of such a dump: fault injection's own
+# report of a failure it forced, warn_alloc() of an allocation failure
+# its caller handles, the OOM killer's header.
+INFORMING_FRAME = re.compile(r'(should_fail_ex|warn_alloc|dump_header)\+0x')
+FRAMES_LOOKED_AT = 4
 REPORTED = 'kernel report in the console:\n'
 EXCERPT_BEFORE = 2
 EXCERPT_AFTER = 25
@@ -97,7 +102,8 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 		if CALL_TRACE.match(text):
 			if start is None or n - start > REPORT_SPAN or traced:
 				start = _header(lines, n)
-				if not INFORMS.match(lines[start][1]):
+				if not INFORMS.match(lines[start][1]) and \
+						not _informing_frame(lines, n):
 					found.append(start)
 			traced = True
 		elif REPORT_END.match(text):
@@ -114,6 +120,17 @@ def reports(lines: Sequence[ktap.Line]) -> List[int]:
 			traced = False
 			leads = n if OOPS_LEADS.match(text) else None
 	return found
+
+
+def _informing_frame(lines: Sequence[ktap.Line], n: int) -> bool:
+	"""The stack dumped at n (its Call Trace line) was dumped by code
+	that only informs (INFORMING_FRAME), whatever its header: another
+	context may have logged lines between that header and the dump."""
+	frames = [t.strip() for _, t in lines[n + 1:n + 1 + FRAMES_LOOKED_AT]]
+	frames = [f for f in frames if f != '<TASK>' and not f.startswith('?')]
+	if frames and frames[0].startswith('dump_stack'):
+		frames = frames[1:]
+	return bool(frames) and bool(INFORMING_FRAME.match(frames[0]))
 
 
 def _header(lines: Sequence[ktap.Line], n: int) -> int:

@@ -42,7 +42,7 @@ from . import (applicable, archive, bench, ccache, console, deps, fixes, gate, g
 	       kernels, kunitrun, lanes, preflight, proc, report, suites, tree)
 from .inputs import REPO, Inputs
 from .model import KconformError, Kind, Status, Suite
-from .stages import Stages
+from .stages import Stages, say
 
 ACCEL_ARGS = {'kvm': ['-accel', 'kvm', '-cpu', 'host'], 'tcg': ['-accel', 'tcg']}
 PROBE_TIMEOUT = 20.0
@@ -414,10 +414,9 @@ def kunit_stage(r: Run, b: Boots) -> List[Suite]:
 				 ACCEL_ARGS[b.accel], '')
 	counts = {st_: sum(1 for s in got for c in s.cases if c.status == st_)
 		  for st_ in Status}
-	print(f'kconform: kunit: {counts[Status.PASS]} passed, '
-	      f'{sum(counts[bad] for bad in (Status.FAIL, Status.CRASH, Status.TIMEOUT))} '
-	      f'not passed, {counts[Status.SKIP]} skipped (before known issues)',
-	      flush=True)
+	say(f'kconform: kunit: {counts[Status.PASS]} passed, '
+	    f'{sum(counts[bad] for bad in (Status.FAIL, Status.CRASH, Status.TIMEOUT))} '
+	    f'not passed, {counts[Status.SKIP]} skipped (before known issues)')
 	return got
 
 
@@ -458,7 +457,7 @@ def userspace(r: Run, b: Boots) -> None:
 			if not guest.userspace(b.gjob, every, guest.userspace_key(
 					b.gjob, b.key, b.src.state(tree.series_digest(
 						b.layout, b.src, kunit_tests=False)), every)):
-				print('kconform: userspace: unchanged', flush=True)
+				say('kconform: userspace: unchanged')
 			b.run_list = sel.kselftest_programs(
 				guest.installed_programs(b.gjob.installed))
 			if b.run_list is None and not sel.whole:

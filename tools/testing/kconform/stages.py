@@ -4,8 +4,22 @@
 from __future__ import annotations
 
 import contextlib
+import sys
+import threading
 import time
 from typing import ContextManager, Dict, Iterator, Optional, Protocol
+
+
+_SAY = threading.Lock()
+
+
+def say(line: str) -> None:
+	"""One whole line on stdout: the KUnit boot's stage runs in a thread
+	beside the others (pipeline.stages), and print() writes the text and
+	its newline apart."""
+	with _SAY:
+		sys.stdout.write(line + '\n')
+		sys.stdout.flush()
 
 
 class StageLog(Protocol):
@@ -23,7 +37,7 @@ class Stages:
 
 	@contextlib.contextmanager
 	def stage(self, name: str, what: str) -> Iterator[None]:
-		print(f'kconform: {name}: {what} ...', flush=True)
+		say(f'kconform: {name}: {what} ...')
 		start = time.monotonic()
 		try:
 			yield
@@ -31,8 +45,8 @@ class Stages:
 			dt = time.monotonic() - start
 			self.times[name] = self.times.get(name, 0.0) + dt
 			self.failed = self.failed or name
-			print(f'kconform: {name}: FAILED after {dt:.1f} s', flush=True)
+			say(f'kconform: {name}: FAILED after {dt:.1f} s')
 			raise
 		dt = time.monotonic() - start
 		self.times[name] = self.times.get(name, 0.0) + dt
-		print(f'kconform: {name}: done in {dt:.1f} s', flush=True)
+		say(f'kconform: {name}: done in {dt:.1f} s')

@@ -226,6 +226,18 @@ class KernelReportTest(unittest.TestCase):
 		raw = [t.replace('/net/core -12', '/net/core -17') for t in raw]
 		self.assertEqual(len(console.reports(ktap.clean(raw))), 1)
 
+	def test_an_injected_failure_is_no_report_after_another_message(self) -> None:
+		# A KUnit boot beside the kselftest boot: fault injection's dump
+		# of a failure thermal_of's fail-nth case forced, after the
+		# clocksource watchdog's lines (a starved TCG guest), which
+		# stood between "FAULT_INJECTION: forcing a failure." and it.
+		raw = bad('failslab-dump-after-tsc-watchdog.log')
+		self.assertEqual(console.reports(ktap.clean(raw)), [])
+		# the same stack, dumped by a WARN_ON instead, is a report
+		raw = [t.replace('should_fail_ex+', 'bind_tz+') for t in raw]
+		self.assertEqual([ktap.clean(raw)[n][1] for n in console.reports(ktap.clean(raw))],
+				 ['tsc: Marking TSC unstable due to clocksource watchdog'])
+
 	def test_another_cpus_line_inside_the_preamble_is_passed_over(self) -> None:
 		# A default run's tcp_ehash fail-nth: netlink_intro's lane, on the
 		# other CPU, logged "attribute type 1 has an invalid length"
