@@ -18,6 +18,7 @@ RUN_PACKAGES = (
 	'dwarves', 'ccache', 'python3',	# kernel builds
 	'quilt', 'rsync', 'perl', 'git',	# the series (checkpatch is perl)
 	'qemu-system-x86', 'busybox-static', 'cpio', 'kmod', 'xz-utils',
+	'lz4',				# the bzImage's compression (base.config)
 	# the guest kernel: LLVM=1 with Rust (rustc's own rust-src, bindgen)
 	'clang', 'lld', 'llvm', 'rustc', 'rust-src', 'bindgen',
 	# BPF kselftests: skeletons from the guest's BTF, linked with libbpf
