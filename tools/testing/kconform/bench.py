@@ -30,6 +30,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import console, ktap
 from .model import Case, Status, Suite
+from .stages import WALL
 
 BEGIN = re.compile(r'^kconform: bench (\S+) begin$')
 END = re.compile(r'^kconform: bench (\S+) end (-?\d+)$')
@@ -342,7 +343,8 @@ def write_plots(results: Sequence[Suite], out: Path) -> List[Path]:
 # The runner's own times, two runs side by side (`kconform timing`): what
 # the suite costs to use, from the stages and case durations that every
 # results.json records; the benchmarks above measure the features.
-TIMED_STAGES = (('run-kselftest', 'kselftest boot'), ('run-kunit', 'KUnit boot'),
+TIMED_STAGES = (('run', 'the run, wall clock'),
+		('run-kselftest', 'kselftest boot'), ('run-kunit', 'KUnit boot'),
 		('build', 'kernel build'), ('userspace', 'kselftest user space'))
 SLOWEST = 8
 
@@ -378,7 +380,8 @@ def timing(runs: Sequence[Timed]) -> List[str]:
 	for key, name in TIMED_STAGES:
 		if any(key in r.stages for r in runs):
 			out.append(_row(f'{name} ({key})', [r.stages.get(key) for r in runs]))
-	out.append(_row('stages summed', [sum(r.stages.values()) for r in runs]))
+	out.append(_row('stages summed', [sum(v for k, v in r.stages.items() if k != WALL)
+					  for r in runs]))
 	times = [_case_times(r, 'kselftest') for r in runs]
 	out.append(_row('kselftest cases summed', [sum(t.values()) for t in times]))
 	for target in sorted({s for t in times for s, _ in t}):

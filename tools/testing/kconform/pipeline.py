@@ -584,7 +584,7 @@ def decide(rep: report.RunReport, results: List[Suite], st: Stages,
 	   inputs: Inputs) -> gate.Verdict:
 	"""The report's suites, fixes and gate."""
 	rep.suites = results
-	rep.stages = st.times
+	rep.stages = st.with_wall()
 	fix_list, applied, release = _fixes_verdicts(rep, results)
 	verdict = gate.decide(results, inputs.known, inputs.baseline, datetime.date.today(),
 			      rep.kernel.version, rep.accel,

@@ -11,6 +11,7 @@ from typing import ContextManager, Dict, Iterator, Optional, Protocol
 
 
 _SAY = threading.Lock()
+WALL = 'run'		# results.json stages: the run's wall clock, no stage
 
 
 def say(line: str) -> None:
@@ -34,6 +35,12 @@ class Stages:
 	def __init__(self) -> None:
 		self.times: Dict[str, float] = {}
 		self.failed: Optional[str] = None	# the stage an exception ended
+		self.start = time.monotonic()
+
+	def with_wall(self) -> Dict[str, float]:
+		"""The stages' times and `run`, the whole run's wall clock so far
+		(stages may overlap: the KUnit boot runs beside others)."""
+		return {**self.times, WALL: time.monotonic() - self.start}
 
 	@contextlib.contextmanager
 	def stage(self, name: str, what: str) -> Iterator[None]:

@@ -107,6 +107,16 @@ class TimingTest(unittest.TestCase):
 		self.assertEqual(self.row('stages summed').split()[:2],
 				 ['1516.2', '470.8'])
 
+	def test_the_wall_clock_beside_the_overlapping_stages(self) -> None:
+		# the KUnit boot ran beside the kselftest boot: the run took 51 s,
+		# less than its stages summed
+		lines = bench.timing([bench.Timed('a', {'run': 51.0, 'run-kunit': 11.6,
+							'run-kselftest': 49.3}, [])])
+		first = {name: next(line.split()[0] for line in lines if line.endswith(name))
+			 for name in ('the run, wall clock (run)', 'stages summed')}
+		self.assertEqual(list(first.values()), ['51.0', '60.9'])
+		self.assertNotIn('the run, wall clock (run)', '\n'.join(self.lines))
+
 	def test_case_time_per_target_and_kunit_left_out(self) -> None:
 		self.assertEqual(self.row(' statx_dioalign').split()[:3],
 				 ['13.0', '8.7', 'x0.67'])
