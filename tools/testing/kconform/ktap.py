@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
+from . import upstream
 from .model import BAD, Case, Status, Suite
 
 Line = Tuple[int, str]
@@ -445,7 +446,8 @@ def ksft_program(name: str) -> Tuple[str, str]:
 
 
 def kselftest_suites(level: Level) -> List[Suite]:
-	"""Group program results by kselftest target ("selftests: T: P")."""
+	"""Group program results by kselftest target ("selftests: T: P");
+	upstream's test_progs gives a case per test_progs result line."""
 	suites: dict[str, Suite] = {}
 	for node in level.nodes:
 		target, prog = ksft_program(node.name)
@@ -454,7 +456,11 @@ def kselftest_suites(level: Level) -> List[Suite]:
 			cases.extend(leaf_cases(child, prog + '/'))
 		for problem in node.problems:
 			cases.append(Case(prog + '/<tap>', Status.FAIL, problem))
-		if not node.children:
+		if (target, prog) == (upstream.TARGET, upstream.PROGRAM) and not node.children:
+			# upstream's test_progs: its own result lines are the cases
+			cases = upstream.program_cases([t for _, t in node.diag],
+						       *node_status(node))
+		elif not node.children:
 			status, msg = node_status(node)
 			cases.append(Case(prog, status, msg,
 					  duration_s=node.duration))

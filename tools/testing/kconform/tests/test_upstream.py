@@ -9,7 +9,7 @@ from typing import List
 
 from unittest import mock
 
-from kconform import proc, suites, upstream
+from kconform import guest, proc, suites, upstream
 from kconform.model import KconformError, Status
 
 REPO = Path(__file__).resolve().parents[4]
@@ -115,7 +115,7 @@ class MakeArgsTest(unittest.TestCase):
 		p = upstream.Plan(('kfunc_call',), ('kfunc_call.c',),
 				  ('btf_data.c', 'kfunc_call_test.c'), ('kfunc_call_test.c',), testmod)
 		return upstream.make_args(p, Path('/s'), Path('/o'), Path('/b/vmlinux'),
-					  Path('/b') if testmod else None, 2)
+					  Path('/b') if testmod else None, 2, guest.TOOLCHAIN)
 
 	def test_lists_narrowed_on_the_command_line(self) -> None:
 		args = self._args(True)
@@ -145,7 +145,7 @@ class ConfigTest(unittest.TestCase):
 			with self.assertRaises(KconformError) as ctx:
 				upstream.build(tmp / 'linux', kdir / 'vmlinux', kdir,
 					       REPO / upstream.CONFIG, tmp / 'out', ['bpf_iter'], 2,
-					       tmp / 'log')
+					       tmp / 'log', guest.TOOLCHAIN)
 			make.assert_not_called()
 		self.assertIn('CONFIG_IPV6=y (.config has CONFIG_IPV6=n)', str(ctx.exception))
 
