@@ -36,12 +36,12 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import applicable, kconfig, proc
 from .model import BAD, Case, KconformError, Kind, Status, Suite
-from .suites import SuiteSpec
+from .suites import UPSTREAM, SuiteSpec
 
 SELFTESTS = Path('tools/testing/selftests/bpf')
 # the kselftest target and program it is installed as; its suite's cases
 # are `test_progs:<test>/<subtest>`
-TARGET = 'upstream'
+TARGET = UPSTREAM
 PROGRAM = 'test_progs'
 PARAM = 'kconform.upstream'	# the boot's selectors, comma-separated
 # runner.sh's timeout of the program (its `settings`), and its length in
