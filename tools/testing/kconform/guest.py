@@ -463,7 +463,7 @@ def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> None:
 				       None if job.package is not None else job.build_dir,
 				       job.repo / upstream.CONFIG, job.build_dir / 'upstream',
 				       wanted, job.jobs, job.out / 'upstream-build.log', TOOLCHAIN)
-	upstream.install(built, job.installed)
+	upstream.install(built, job.installed, upstream.tools())
 
 
 def _libraries(binary: Path) -> List[Path]:

@@ -32,7 +32,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import applicable, kconfig, proc
 from .model import BAD, Case, KconformError, Kind, Status, Suite
@@ -60,6 +60,10 @@ ALWAYS = ('btf_data.c',)
 # copied beside test_progs, which runs them: verify_pkcs7_sig's key setup
 # script (the Makefile also builds the tree's sign-file, which it calls)
 SCRIPTS = ('verify_sig_setup.sh',)
+# what that script runs that the guest's busybox lacks: Debian's, into
+# the target's bin/ (WRAPPER puts it on PATH, bash at /bin/bash for the
+# script's #!), each with its Debian package
+TOOLS = {'bash': 'bash', 'openssl': 'openssl', 'keyctl': 'keyutils'}
 BUILD_TIMEOUT = 1800
 # test_progs' result line (6.1 test_progs.c print_test_name and
 # print_subtest_name): "#N name:RESULT" and "#N/M test/subtest:RESULT"
@@ -314,20 +318,39 @@ if [ -z "$sel" ]; then
 	echo "no {PARAM}= on the command line: no test selected"
 	exit 4
 fi
-cd "$(dirname "$0")/bpf" || exit 1
+here=$(cd "$(dirname "$0")" && pwd)
+[ -e /bin/bash ] || ln -s "$here/bin/bash" /bin/bash
+export PATH="$PATH:$here/bin"
+cd "$here/bpf" || exit 1
 exec ./test_progs -a "$sel"
 '''
 
 
-def install(built: Built, installed: Path) -> None:
+def tools() -> Dict[str, Path]:
+	"""TOOLS on this host, or an error naming the package to install."""
+	out = {}
+	for name, package in TOOLS.items():
+		found = shutil.which(name)
+		if found is None:
+			raise KconformError(f'upstream: no {name} on this host (Debian package '
+					    f'{package}): verify_sig_setup.sh runs it in the guest')
+		out[name] = Path(found)
+	return out
+
+
+def install(built: Built, installed: Path, host_tools: Mapping[str, Path]) -> None:
 	"""test_progs into the installed kselftests as the program
-	`upstream:test_progs` (WRAPPER), with its runner.sh timeout."""
+	`upstream:test_progs` (WRAPPER), with its runner.sh timeout and
+	the host's tools it runs (the initramfs gets their libraries)."""
 	dest = installed / TARGET
 	if dest.exists():
 		shutil.rmtree(dest)
 	(dest / 'bpf').mkdir(parents=True)
+	(dest / 'bin').mkdir()
 	for f in built.files:
 		shutil.copy2(f, dest / 'bpf' / f.name)
+	for name, path in host_tools.items():
+		shutil.copy2(path.resolve(), dest / 'bin' / name)
 	(dest / PROGRAM).write_text(WRAPPER)
 	(dest / PROGRAM).chmod(0o755)
 	(dest / 'settings').write_text(f'timeout={TIMEOUT}\n')

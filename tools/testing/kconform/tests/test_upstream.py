@@ -382,7 +382,9 @@ class GuestTest(unittest.TestCase):
 							       'verify_sig_setup.sh', 'a.bpf.o')))
 		job.installed.mkdir(parents=True)
 		(job.installed / 'kselftest-list.txt').write_text('tcp_ehash:tcp_ehash_test\n')
-		upstream.install(built, job.installed)
+		tool = job.build_dir / 'keyctl'
+		tool.write_text('keyctl')
+		upstream.install(built, job.installed, {'keyctl': tool})
 		self.assertEqual(guest.installed_programs(job.installed),
 				 ['tcp_ehash:tcp_ehash_test', 'upstream:test_progs'])
 		dest = job.installed / 'upstream'
@@ -391,6 +393,7 @@ class GuestTest(unittest.TestCase):
 		self.assertEqual(sorted(f.name for f in (dest / 'bpf').iterdir()),
 				 ['a.bpf.o', 'sign-file', 'test_progs', 'verify_sig_setup.sh'])
 		self.assertEqual((dest / 'settings').read_text(), f'timeout={upstream.TIMEOUT}\n')
+		self.assertEqual((dest / 'bin/keyctl').read_text(), 'keyctl')
 
 	def test_the_boot_runs_it_in_a_lane_with_the_selectors(self) -> None:
 		job = self._job('default')
