@@ -73,6 +73,8 @@ _STATUS = {'OK': Status.PASS, 'SKIP': Status.SKIP, 'FAIL': Status.FAIL}
 # logs and result lines again
 _ERROR_LOGS = 'All error logs:'
 LOG_LINES = 40		# of a failed case's log, kept as its message
+# a skip's message when test_progs printed no log for it (without -v)
+SKIPPED = 'skipped by the test (test__skip()); test_progs printed no log of it'
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,8 @@ def cases(output: str) -> List[Case]:
 		status = _STATUS[result]
 		log = since_case if sub is not None else since_test
 		message = '\n'.join(log[-LOG_LINES:]).strip() if status != Status.PASS else ''
+		if status == Status.SKIP and not message:
+			message = SKIPPED
 		since_case = []
 		if sub is not None:
 			failed_sub[num] = failed_sub.get(num, False) or status == Status.FAIL
@@ -322,7 +326,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -e /bin/bash ] || ln -s "$here/bin/bash" /bin/bash
 export PATH="$PATH:$here/bin"
 cd "$here/bpf" || exit 1
-exec ./test_progs -a "$sel"
+# -v: every test's log, which says why one skipped
+exec ./test_progs -v -a "$sel"
 '''
 
 
@@ -390,9 +395,9 @@ def side_by_side(specs: Sequence[SuiteSpec], results: Sequence[Suite]) -> List[s
 	"""The summary's section "upstream's tests": per feature that names
 	upstream tests, our suites' counts and upstream's (its cases that
 	the feature's selectors match), and the features where one suite
-	fails and the other does not, with the failing cases named: there
-	the two disagree about the feature's behaviour. Nothing when the
-	run has no upstream suite."""
+	fails and the other, which ran too, does not, with the failing
+	cases named: there the two disagree about the feature's behaviour.
+	Nothing when the run has no upstream suite."""
 	theirs = [c for s in results if (s.kind, s.name) == (Kind.KSELFTEST, TARGET)
 		  for c in s.cases]
 	if not theirs:
@@ -407,7 +412,8 @@ def side_by_side(specs: Sequence[SuiteSpec], results: Sequence[Suite]) -> List[s
 		out.append(f'   {spec.name}: ours {_counts(ours)}; upstream {_counts(up)}')
 		bad_ours = [c.name for c in ours if c.status in BAD]
 		bad_up = [c.name for c in up if c.status in BAD]
-		if bool(bad_ours) != bool(bad_up):
+		ran = all(any(c.status != Status.SKIP for c in side) for side in (ours, up))
+		if ran and bool(bad_ours) != bool(bad_up):
 			who, names = ('upstream fails, ours passes', bad_up) if bad_up \
 				else ('ours fails, upstream passes', bad_ours)
 			out.append(f'      disagree: {who}: {", ".join(names[:8])}'

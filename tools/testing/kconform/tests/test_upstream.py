@@ -174,6 +174,8 @@ class CasesTest(unittest.TestCase):
 			'deny_namespace/unpriv_userns_create_no_bpf'])
 		self.assertEqual(self.got['bpf_iter/task_tid'].status, Status.PASS)
 		self.assertEqual(self.got['bpf_iter/tcp6'].status, Status.SKIP)
+		# test_progs prints a skip's log with -v only
+		self.assertEqual(self.got['bpf_iter/tcp6'].message, upstream.SKIPPED)
 		self.assertEqual(self.got['lookup_key'].status, Status.PASS)
 
 	def test_a_failure_carries_its_own_log(self) -> None:
@@ -312,6 +314,13 @@ class SideBySideTest(unittest.TestCase):
 		got = upstream.side_by_side(self.specs, self.results)
 		self.assertIn('      disagree: ours fails, upstream passes: a', got)
 
+	def test_no_disagreement_when_ours_did_not_run(self) -> None:
+		got = upstream.side_by_side(self.specs, [
+			s for s in self.results if s.name == 'upstream'])
+		self.assertIn('   bpf_user_ringbuf: ours 0 pass, 0 fail, 0 skip; '
+			      'upstream 3 pass, 1 fail, 0 skip', got)
+		self.assertFalse(any('disagree' in line for line in got))
+
 	def test_no_upstream_suite_no_section(self) -> None:
 		self.assertEqual(upstream.side_by_side(
 			self.specs, [s for s in self.results if s.name != 'upstream']), [])
@@ -389,7 +398,7 @@ class GuestTest(unittest.TestCase):
 				 ['tcp_ehash:tcp_ehash_test', 'upstream:test_progs'])
 		dest = job.installed / 'upstream'
 		self.assertTrue(os.access(dest / 'test_progs', os.X_OK))
-		self.assertIn('exec ./test_progs -a "$sel"', (dest / 'test_progs').read_text())
+		self.assertIn('exec ./test_progs -v -a "$sel"', (dest / 'test_progs').read_text())
 		self.assertEqual(sorted(f.name for f in (dest / 'bpf').iterdir()),
 				 ['a.bpf.o', 'sign-file', 'test_progs', 'verify_sig_setup.sh'])
 		self.assertEqual((dest / 'settings').read_text(), f'timeout={upstream.TIMEOUT}\n')
