@@ -454,16 +454,23 @@ def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> None:
 	"""upstream's test_progs for the suites' selectors (those of the
 	tree's tests), built against the kernel (a package's: its vmlinux,
-	no bpf_testmod.ko) and installed as `upstream:test_progs`."""
+	no bpf_testmod.ko) and installed as `upstream:test_progs`. A build
+	that fails is installed as a program that fails with its error: the
+	other targets run."""
 	wanted = upstream.known(job.tree, upstream_selectors(job, specs))
 	if not wanted:
 		return
-	with ccache.measured(job.ccache, 'upstream'):
-		built = upstream.build(job.tree, job.build_dir / 'vmlinux',
-				       None if job.package is not None else job.build_dir,
-				       job.repo / upstream.CONFIG, job.build_dir / 'upstream',
-				       wanted, job.jobs, job.out / 'upstream-build.log', TOOLCHAIN)
-	upstream.install(built, job.installed, upstream.tools())
+	try:
+		with ccache.measured(job.ccache, 'upstream'):
+			built = upstream.build(job.tree, job.build_dir / 'vmlinux',
+					       None if job.package is not None else job.build_dir,
+					       job.repo / upstream.CONFIG, job.build_dir / 'upstream',
+					       wanted, job.jobs, job.out / 'upstream-build.log',
+					       TOOLCHAIN)
+		upstream.install(built, job.installed, upstream.tools())
+	except KconformError as e:
+		print(f'kconform: userspace: upstream test_progs: {e}', flush=True)
+		upstream.install_failure(job.installed, str(e))
 
 
 def _libraries(binary: Path) -> List[Path]:

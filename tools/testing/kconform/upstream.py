@@ -359,11 +359,29 @@ def install(built: Built, installed: Path, host_tools: Mapping[str, Path]) -> No
 	(dest / PROGRAM).write_text(WRAPPER)
 	(dest / PROGRAM).chmod(0o755)
 	(dest / 'settings').write_text(f'timeout={TIMEOUT}\n')
+	_listed(installed)
+
+
+def _listed(installed: Path) -> None:
 	listed = installed / 'kselftest-list.txt'
 	entries = listed.read_text().split() if listed.exists() else []
 	entry = f'{TARGET}:{PROGRAM}'
 	if entry not in entries:
 		listed.write_text('\n'.join(entries + [entry]) + '\n')
+
+
+def install_failure(installed: Path, error: str) -> None:
+	"""In place of test_progs, a program that prints why it is not
+	there and fails: its case says so in the run's results."""
+	dest = installed / TARGET
+	if dest.exists():
+		shutil.rmtree(dest)
+	dest.mkdir(parents=True)
+	text = '\n'.join(line.replace("'", '') for line in error.splitlines()[:LOG_LINES])
+	(dest / PROGRAM).write_text(f"#!/bin/sh\necho 'test_progs was not built:'\n"
+				    f"cat <<'EOF'\n{text}\nEOF\nexit 1\n")
+	(dest / PROGRAM).chmod(0o755)
+	_listed(installed)
 
 
 def program_cases(diag: Sequence[str], status: Status, message: str) -> List[Case]:

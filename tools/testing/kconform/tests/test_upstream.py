@@ -2,6 +2,7 @@
 """Upstream's test_progs: suites.toml's selectors into the files a build
 keeps, and the Makefile's command line (no kernel, no compiler)."""
 
+import dataclasses
 import os
 import tempfile
 import unittest
@@ -369,13 +370,14 @@ class GuestTest(unittest.TestCase):
 
 	def test_the_config_of_the_variants_that_run_it(self) -> None:
 		registry = suites.load(REPO)
-		for variant, has in (('default', True), ('debug', True), ('coverage', False)):
+		for variant, has in (('default', True), ('debug', False), ('coverage', False)):
 			frags = guest.fragments(self._job(variant), registry)
 			self.assertEqual(REPO / upstream.CONFIG in frags, has, variant)
-		debug = guest.fragments(self._job('debug'), registry)
+		job = self._job('debug')
+		job.variant = dataclasses.replace(job.variant, upstream=True)
 		# before the variant's own fragment, which wins
-		self.assertEqual(debug[-2:], [REPO / upstream.CONFIG,
-					      REPO / 'tools/testing/guest/debug.config'])
+		self.assertEqual(guest.fragments(job, registry)[-2:], [
+			REPO / upstream.CONFIG, REPO / 'tools/testing/guest/debug.config'])
 		# no suite names upstream tests: nothing to configure
 		self.assertNotIn(REPO / upstream.CONFIG, guest.fragments(
 			self._job('default'), [s for s in registry if not s.upstream]))
@@ -403,6 +405,26 @@ class GuestTest(unittest.TestCase):
 				 ['a.bpf.o', 'sign-file', 'test_progs', 'verify_sig_setup.sh'])
 		self.assertEqual((dest / 'settings').read_text(), f'timeout={upstream.TIMEOUT}\n')
 		self.assertEqual((dest / 'bin/keyctl').read_text(), 'keyctl')
+
+	def test_a_failed_build_is_a_failing_program_the_others_run(self) -> None:
+		job = self._job('default')
+		_selftests(job.tree)
+		job.installed.mkdir(parents=True)
+		(job.installed / 'kselftest-list.txt').write_text('tcp_ehash:tcp_ehash_test\n')
+		job.build_dir.mkdir(parents=True, exist_ok=True)
+		specs = [s for s in suites.load(REPO) if s.name == 'bpf_task_iter']
+		with mock.patch.object(upstream, 'build', side_effect=KconformError(
+				"upstream test_progs build failed:\nmake: *** [Makefile:1] it's broken")):
+			guest.install_upstream(job, specs)
+		self.assertEqual(guest.installed_programs(job.installed),
+				 ['tcp_ehash:tcp_ehash_test', 'upstream:test_progs'])
+		script = (job.installed / 'upstream/test_progs').read_text()
+		self.assertIn('make: *** [Makefile:1] its broken', script)
+		self.assertTrue(script.endswith('exit 1\n'))
+		# read back from the console as one failing case with the error
+		got = upstream.program_cases(['test_progs was not built:', 'make: *** x'],
+					     Status.FAIL, 'exit=1')
+		self.assertEqual([(c.name, c.status) for c in got], [('test_progs', Status.FAIL)])
 
 	def test_the_boot_runs_it_in_a_lane_with_the_selectors(self) -> None:
 		job = self._job('default')
