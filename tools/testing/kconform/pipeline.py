@@ -521,10 +521,14 @@ def rerun(r: Run, b: Boots, redo: Set[Tuple[str, str]], attempt: int) -> List[Su
 				    only={n for k, n in redo if k == Kind.KUNIT})
 	gs = {s.kselftest for s in b.plan.kselftest
 	      if s.kselftest and (Kind.KSELFTEST, s.kselftest) in redo}
+	# upstream's test_progs, with the selectors of the suites naming them
+	up = (Kind.KSELFTEST, upstream.TARGET) in redo
+	gs |= {upstream.TARGET} if up else set()
 	if b.userspace and gs:
 		rl = sorted(gs) if b.run_list is None else \
 			[t for t in b.run_list if t.split(':')[0] in gs]
-		again += kselftest_boot(r, b, [s for s in b.plan.kselftest if s.kselftest in gs],
+		again += kselftest_boot(r, b, [s for s in b.plan.kselftest if s.kselftest in gs
+					       or (up and s.upstream)],
 					rl, f'guest-console-rerun{attempt}.log')
 	return again
 

@@ -5,13 +5,14 @@ keeps, and the Makefile's command line (no kernel, no compiler)."""
 import dataclasses
 import os
 import tempfile
+import types
 import unittest
 from pathlib import Path
 from typing import List
 
 from unittest import mock
 
-from kconform import applicable, guest, lanes, proc, suites, upstream
+from kconform import applicable, guest, lanes, pipeline, proc, suites, upstream
 from kconform.model import Case, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[4]
@@ -444,6 +445,24 @@ class GuestTest(unittest.TestCase):
 		self.assertIn('kconform.lane=upstream', append)
 		self.assertIn('kconform.lane=bpf_user_ringbuf', append)
 		self.assertIn('upstream', [s.name for s in got])
+
+
+
+class RerunTest(unittest.TestCase):
+
+	def test_a_failed_upstream_case_boots_test_progs_again(self) -> None:
+		specs = suites.load(REPO)
+		b = types.SimpleNamespace(
+			plan=types.SimpleNamespace(kunit=[], kselftest=[
+				s for s in specs if s.name in ('tcp_ehash', 'bpf_user_ringbuf',
+							       'bpf_task_iter')]),
+			built=True, userspace=True, run_list=None, accel='tcg')
+		with mock.patch.object(pipeline, 'kselftest_boot', return_value=[]) as boot:
+			pipeline.rerun(mock.Mock(), b, {('kselftest', 'upstream')}, 1)  # type: ignore[arg-type]
+		_, _, booted, run_list, _ = boot.call_args.args
+		self.assertEqual(run_list, ['upstream'])
+		# the suites whose selectors it runs, not the others
+		self.assertEqual([s.name for s in booted], ['bpf_task_iter', 'bpf_user_ringbuf'])
 
 
 if __name__ == '__main__':
