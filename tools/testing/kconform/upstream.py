@@ -324,6 +324,10 @@ if [ -z "$sel" ]; then
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 [ -e /bin/bash ] || ln -s "$here/bin/bash" /bin/bash
+# what BPF CI's guest has: cgroup_helpers.c mounts cgroup2 on /mnt, and
+# bpffs on /sys/fs/bpf for the tests that pin there
+mkdir -p /mnt
+grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 export PATH="$PATH:$here/bin"
 cd "$here/bpf" || exit 1
 # -v: every test's log, which says why one skipped
