@@ -402,7 +402,8 @@ def userspace_key(job: GuestJob, kernel: Optional[str], tree_state: Optional[str
 	take from the kernel (kernel: products_key, or a package's key), what
 	they read of the tree (tree_state: its kselftests, tools, headers,
 	but not the KUnit tests, which reach them only through the kernel),
-	the targets, the benches, init, and Debian's packages. None (made
+	the targets, the benches, upstream's selectors and how test_progs is
+	installed, init, and Debian's packages. None (made
 	again) when either is not known."""
 	if kernel is None or tree_state is None:
 		return None
@@ -410,6 +411,7 @@ def userspace_key(job: GuestJob, kernel: Optional[str], tree_state: Optional[str
 	status = Path('/var/lib/dpkg/status')
 	return _digest(kernel, tree_state, ' '.join(targets(specs)),
 		       ' '.join(upstream_selectors(job, specs)),
+		       upstream.installed_as() if upstream_selectors(job, specs) else '',
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
 		       ' '.join(m for s in specs for m in s.modules),
 		       *(tree.sha256(f) for f in guest_files),

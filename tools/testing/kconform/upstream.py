@@ -335,6 +335,12 @@ exec ./test_progs -v -a "$sel"
 '''
 
 
+def installed_as() -> str:
+	"""What install() makes of a build that the build does not say:
+	the user space is made again when it changes."""
+	return f'{WRAPPER}\ntimeout={TIMEOUT}\n{sorted(TOOLS)}'
+
+
 def tools() -> Dict[str, Path]:
 	"""TOOLS on this host, or an error naming the package to install."""
 	out = {}

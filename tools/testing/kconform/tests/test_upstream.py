@@ -12,7 +12,7 @@ from typing import List
 
 from unittest import mock
 
-from kconform import applicable, guest, lanes, pipeline, proc, suites, upstream
+from kconform import applicable, guest, lanes, pipeline, proc, suites, tree, upstream
 from kconform.model import Case, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[4]
@@ -406,6 +406,18 @@ class GuestTest(unittest.TestCase):
 				 ['a.bpf.o', 'sign-file', 'test_progs', 'verify_sig_setup.sh'])
 		self.assertEqual((dest / 'settings').read_text(), f'timeout={upstream.TIMEOUT}\n')
 		self.assertEqual((dest / 'bin/keyctl').read_text(), 'keyctl')
+
+	def test_the_user_space_is_made_again_when_the_wrapper_changes(self) -> None:
+		job = self._job('default')
+		specs = suites.load(REPO)
+		with mock.patch.object(tree, 'sha256', return_value='x'):
+			before = guest.userspace_key(job, 'k', 't', specs)
+			with mock.patch.object(upstream, 'WRAPPER', upstream.WRAPPER + '# \n'):
+				self.assertNotEqual(guest.userspace_key(job, 'k', 't', specs), before)
+			# and when the selectors change
+			fewer = [dataclasses.replace(s, upstream=()) if s.name == 'bpf_security'
+				 else s for s in specs]
+			self.assertNotEqual(guest.userspace_key(job, 'k', 't', fewer), before)
 
 	def test_a_failed_build_is_a_failing_program_the_others_run(self) -> None:
 		job = self._job('default')
