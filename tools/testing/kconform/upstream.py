@@ -220,17 +220,21 @@ def build(tree: Path, vmlinux: Path, kdir: Optional[Path], fragment: Path,
 	return Built(p, output, tuple(files))
 
 
-def cases(output: str) -> List[Case]:
+def cases(output: str, times: Sequence[float] = ()) -> List[Case]:
 	"""test_progs' output as cases: `test/subtest` for each subtest line,
 	`test` for a test without subtests (its own line after its subtests'
 	is their sum, kept only when it fails while none of them does). A
 	case's message is what test_progs printed for it before its line: the
-	log of a failure (of every case with -v)."""
+	log of a failure (of every case with -v). times (host seconds, one per
+	line) time each case from the result line before it."""
+	lines = output.splitlines()
+	timed = len(times) == len(lines) and bool(lines)
+	last = times[0] if timed else 0.0	# the previous result line's time
 	out: List[Case] = []
 	failed_sub: Dict[str, bool] = {}	# test number -> a subtest failed
 	since_case: List[str] = []		# a subtest's log
 	since_test: List[str] = []		# the test's, its subtests' too
-	for line in output.splitlines():
+	for n, line in enumerate(lines):
 		if line.strip() == _ERROR_LOGS:
 			break
 		m = _RESULT.match(line.rstrip())
@@ -250,8 +254,10 @@ def cases(output: str) -> List[Case]:
 		else:
 			since_test = []
 			if num in failed_sub and (status != Status.FAIL or failed_sub[num]):
-				continue
-		out.append(Case(name, status, message))
+				continue	# its time goes to the next case
+		took = max(0.0, times[n] - last) if timed else None
+		last = times[n] if timed else last
+		out.append(Case(name, status, message, duration_s=took))
 	return out
 
 
@@ -394,12 +400,15 @@ def install_failure(installed: Path, error: str) -> None:
 	_listed(installed)
 
 
-def program_cases(diag: Sequence[str], status: Status, message: str) -> List[Case]:
+def program_cases(diag: Sequence[str], status: Status, message: str,
+		  times: Sequence[float] = ()) -> List[Case]:
 	"""The cases of the program's TAP node (its output, ktap.py's diag
-	lines, and its verdict): `test_progs:` and each case of cases(); the
-	program's own verdict too when it says what no case does (a
+	lines, their times, and its verdict): `test_progs:` and each case of
+	cases(), timed, so that the lanes' plan learns the target's length;
+	the program's own verdict too when it says what no case does (a
 	timeout, a crash, a failure without a failed case, no case at all)."""
-	out = [Case(f'{PROGRAM}:{c.name}', c.status, c.message) for c in cases('\n'.join(diag))]
+	out = [Case(f'{PROGRAM}:{c.name}', c.status, c.message, duration_s=c.duration_s)
+	       for c in cases('\n'.join(diag), times)]
 	explained = status == Status.PASS or (
 		status == Status.FAIL and any(c.status == Status.FAIL for c in out))
 	if not out and status == Status.PASS:

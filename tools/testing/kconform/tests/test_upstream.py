@@ -250,6 +250,20 @@ class UpstreamLaneTest(unittest.TestCase):
 		self.assertEqual([c.status for c in ring.cases], [Status.PASS, Status.PASS])
 		self.assertFalse(any('test_progs' in c.name for c in ring.cases))
 
+	def test_its_cases_are_timed_so_the_lanes_learn_its_length(self) -> None:
+		plan = lanes.Plan([], [['bpf_user_ringbuf'], [upstream.TARGET]])
+		times = [float(i) for i in range(len(self.raw))]
+		got = self._suites(lanes.suites(self.raw, times, plan, False))
+		up = got['upstream'].cases
+		start = self.raw.index('kconform-lane2: # selftests: upstream: test_progs')
+		first = self.raw.index('kconform-lane2: # #194/1   user_ringbuf/'
+				       'test_user_ringbuf_mappings:OK')
+		last = self.raw.index('kconform-lane2: # #11      cgroup_hierarchical_stats:OK')
+		self.assertEqual(up[0].duration_s, first - start)
+		self.assertEqual(lanes.seconds_of([('upstream', [
+			c.duration_s for c in up if c.duration_s is not None])]),
+				 {'upstream': float(last - start)})
+
 	def test_a_saved_console_reads_the_same(self) -> None:
 		got = self._suites(lanes.recorded(self.raw, ['bpf_user_ringbuf', upstream.TARGET]))
 		self.assertEqual(len(got['upstream'].cases), 6)
