@@ -158,7 +158,8 @@ class ConfigTest(unittest.TestCase):
 
 	def test_a_kernel_with_it_passes(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
-		(tmp / '.config').write_text('CONFIG_INET=y\nCONFIG_IPV6=y\n')
+		(tmp / '.config').write_text('CONFIG_INET=y\nCONFIG_IPV6=y\nCONFIG_IKCONFIG=y\n'
+						   'CONFIG_IKCONFIG_PROC=y\n')
 		self.assertEqual(upstream.lacking(REPO / upstream.CONFIG, tmp / '.config'), [])
 
 
