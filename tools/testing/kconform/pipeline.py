@@ -618,7 +618,7 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	if inputs.kcidb:
 		kcidb.write(rep, verdict, inputs.kcidb)
 	table = report.summary(rep) + \
-		upstream.side_by_side(inputs.selection.specs, results) + \
+		upstream.side_by_side(inputs.selection.specs, results, verdict.marks) + \
 		fixes.lines(rep.fixes, rep.kernel.source if rep.kernel.package is not None
 			    else '') + \
 		rep.coverage_lines

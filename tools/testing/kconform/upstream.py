@@ -428,15 +428,20 @@ def _counts(cases: Sequence[Case]) -> str:
 			 for s in (Status.PASS, Status.FAIL, Status.SKIP))
 
 
-def side_by_side(specs: Sequence[SuiteSpec], results: Sequence[Suite]) -> List[str]:
+def side_by_side(specs: Sequence[SuiteSpec], results: Sequence[Suite],
+		 marks: Mapping[Tuple[str, str, str], str] = {}) -> List[str]:
 	"""The summary's section "upstream's tests": per feature that names
 	upstream tests, our suites' counts and upstream's (its cases that
 	the feature's selectors match), and the features where one suite
 	fails and the other, which ran too, does not, with the failing
 	cases named: there the two disagree about the feature's behaviour.
-	Nothing when the run has no upstream suite."""
+	A failure the gate's marks explain (a known issue, a bug the tree
+	carries) is no disagreement. Nothing when the run has no upstream
+	suite."""
 	theirs = [c for s in results if (s.kind, s.name) == (Kind.KSELFTEST, TARGET)
 		  for c in s.cases]
+	explained = {id(c) for s in results for c in s.cases
+		     if marks.get((s.kind, s.name, c.name)) in ('accepted', 'carries the bug')}
 	if not theirs:
 		return []
 	out = ["== upstream's tests (test_progs of the tree) beside ours, per feature"]
@@ -447,8 +452,8 @@ def side_by_side(specs: Sequence[SuiteSpec], results: Sequence[Suite]) -> List[s
 			if s.name in spec.names(s.kind) and s.kind != Kind.BENCH]
 		up = [c for c in theirs if any(_matches(c.name, sel) for sel in spec.upstream)]
 		out.append(f'   {spec.name}: ours {_counts(ours)}; upstream {_counts(up)}')
-		bad_ours = [c.name for c in ours if c.status in BAD]
-		bad_up = [c.name for c in up if c.status in BAD]
+		bad_ours = [c.name for c in ours if c.status in BAD and id(c) not in explained]
+		bad_up = [c.name for c in up if c.status in BAD and id(c) not in explained]
 		ran = all(any(c.status != Status.SKIP for c in side) for side in (ours, up))
 		if ran and bool(bad_ours) != bool(bad_up):
 			who, names = ('upstream fails, ours passes', bad_up) if bad_up \
