@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
-from . import listing
+from . import listing, upstream
 from .model import Case, Kind, Status, Suite
 
 WHOLE = '<suite>'	# the one case of a suite not applicable to the tree
@@ -61,6 +61,8 @@ def listed(repo: Path, nas: Sequence[NotApplicable]) -> Dict[Tuple[str, str], Li
 			out[(n.kind, n.suite)] = [WHOLE]
 		elif n.kind == Kind.KUNIT:
 			out[(n.kind, n.suite)] = kunit.get(n.suite, ['*'])
+		elif n.suite == upstream.TARGET:
+			out[(n.kind, n.suite)] = upstream.listed(nas)
 		else:
 			out[(n.kind, n.suite)] = listing.kselftest_cases(
 				repo / 'kselftests' / n.suite)

@@ -12,7 +12,7 @@ never started, as timed out.
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import ktap
 from .model import KERNEL_REPORT, Case, Status, Suite
@@ -208,9 +208,8 @@ def suites_from_console(raw: Sequence[str], kind: str, expected: Iterable[str],
 	lines = ktap.clean(raw)
 	level = ktap.parse_level(lines)
 	ktap.time_nodes(level.nodes, times)
-	convert: Callable[[ktap.Level], List[Suite]] = \
-		ktap.kunit_suites if kind == 'kunit' else ktap.kselftest_suites
-	suites = convert(level)
+	suites = ktap.kunit_suites(level) if kind == 'kunit' else \
+		ktap.kselftest_suites(level, times)
 	by_node = {id(n): s for s, n in zip(_suites_per_node(suites, level),
 					    level.nodes)}
 

@@ -29,8 +29,9 @@ RUN_PACKAGES = (
 	# netlink_intro: iproute2's genl, a real client run in the guest
 	'iproute2',
 	# bpf_security: the guest build's module signing key (certs/Makefile
-	# runs openssl req) and the test keys and PKCS#7 signatures
-	'openssl',
+	# runs openssl req) and the test keys and PKCS#7 signatures; upstream's
+	# verify_pkcs7_sig runs openssl and keyctl in the guest (upstream.TOOLS)
+	'openssl', 'keyutils',
 	# make bench: the tcp_ehash plot (drawn by Debian's python3, see
 	# bench.write_plot, whatever interpreter runs kconform)
 	'python3-matplotlib',

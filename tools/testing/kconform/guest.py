@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import bench, ccache, image as package_image, kconfig, lanes, proc, tomlfile, tree
+from . import (bench, ccache, image as package_image, kconfig, lanes, proc, tomlfile, tree,
+	       upstream)
 from .model import KconformError, Suite, runner_made
 from .suites import SuiteSpec
 
@@ -52,7 +53,7 @@ UP_MARKER = 'kconform: guest userspace up'
 CMDLINE = 'console=ttyS0 reboot=t panic=-1 loglevel=5 printk.time=1 kunit.enable=0'
 VARIANTS = 'tools/testing/guest/variants.toml'
 _VARIANT_KEYS = {'description', 'fragment', 'benches', 'cmdline', 'timeout_factor',
-		 'coverage'}
+		 'coverage', 'upstream'}
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ class Variant:
 	timeout_factor: float = 1.0
 	# gcov on the files of coverage.toml, whose data the guest sends back
 	coverage: bool = False
+	# upstream's test_progs (suites.toml `upstream`) built and run, its
+	# kernel config (upstream.CONFIG) applied
+	upstream: bool = True
 
 
 def variants(repo: Path) -> Dict[str, Variant]:
@@ -79,7 +83,8 @@ def variants(repo: Path) -> Dict[str, Variant]:
 				    bool(entry.get('benches', True)),
 				    str(entry.get('cmdline', '')),
 				    float(entry.get('timeout_factor', 1.0)),
-				    bool(entry.get('coverage', False)))
+				    bool(entry.get('coverage', False)),
+				    bool(entry.get('upstream', True)))
 	if 'default' not in out:
 		raise KconformError(f'{path}: no [default] variant')
 	return out
@@ -134,6 +139,11 @@ def targets(specs: Sequence[SuiteSpec]) -> List[str]:
 	return [s.kselftest for s in specs if s.kselftest]
 
 
+def upstream_selectors(job: GuestJob, specs: Sequence[SuiteSpec]) -> List[str]:
+	"""The test_progs selectors this variant runs of these suites."""
+	return upstream.selectors(specs) if job.variant.upstream else []
+
+
 def fragments(job: GuestJob, specs: Sequence[SuiteSpec]) -> List[Path]:
 	"""The config fragments of a variant, in merge order."""
 	frags = [job.repo / 'tools/testing/guest/base.config']
@@ -141,6 +151,8 @@ def fragments(job: GuestJob, specs: Sequence[SuiteSpec]) -> List[Path]:
 		  for t in targets(specs)
 		  if (job.tree / 'tools/testing/selftests' / t / 'config').exists()]
 	frags += [s.kunitconfig for s in specs if s.kunitconfig]
+	if upstream_selectors(job, specs):
+		frags.append(job.repo / upstream.CONFIG)
 	if job.variant.fragment:
 		frags.append(job.variant.fragment)
 	return frags
@@ -390,13 +402,16 @@ def userspace_key(job: GuestJob, kernel: Optional[str], tree_state: Optional[str
 	take from the kernel (kernel: products_key, or a package's key), what
 	they read of the tree (tree_state: its kselftests, tools, headers,
 	but not the KUnit tests, which reach them only through the kernel),
-	the targets, the benches, init, and Debian's packages. None (made
+	the targets, the benches, upstream's selectors and how test_progs is
+	installed, init, and Debian's packages. None (made
 	again) when either is not known."""
 	if kernel is None or tree_state is None:
 		return None
 	guest_files = [job.repo / 'tools/testing/guest' / f for f in GUEST_FILES.values()]
 	status = Path('/var/lib/dpkg/status')
 	return _digest(kernel, tree_state, ' '.join(targets(specs)),
+		       ' '.join(upstream_selectors(job, specs)),
+		       upstream.installed_as() if upstream_selectors(job, specs) else '',
 		       ' '.join(f'{s.name}:{b}' for s in specs for b in s.bench),
 		       ' '.join(m for s in specs for m in s.modules),
 		       *(tree.sha256(f) for f in guest_files),
@@ -411,7 +426,9 @@ def userspace(job: GuestJob, specs: Sequence[SuiteSpec],
 	if _fresh(stamp, key, job.installed, job.initramfs):
 		return False
 	stamp.unlink(missing_ok=True)
-	make_initramfs(job, install_tests(job, specs), specs)
+	installed = install_tests(job, specs)
+	install_upstream(job, specs)
+	make_initramfs(job, installed, specs)
 	if key is not None:
 		stamp.write_text(key)
 	return True
@@ -434,6 +451,28 @@ def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 			    f'KSFT_INSTALL_PATH={dest}', f'-j{job.jobs}', 'install'],
 			   job.out / 'kselftest-install.log', 1800, 'kselftest install')
 	return dest
+
+
+def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> None:
+	"""upstream's test_progs for the suites' selectors (those of the
+	tree's tests), built against the kernel (a package's: its vmlinux,
+	no bpf_testmod.ko) and installed as `upstream:test_progs`. A build
+	that fails is installed as a program that fails with its error: the
+	other targets run."""
+	wanted = upstream.known(job.tree, upstream_selectors(job, specs))
+	if not wanted:
+		return
+	try:
+		with ccache.measured(job.ccache, 'upstream'):
+			built = upstream.build(job.tree, job.build_dir / 'vmlinux',
+					       None if job.package is not None else job.build_dir,
+					       job.repo / upstream.CONFIG, job.build_dir / 'upstream',
+					       wanted, job.jobs, job.out / 'upstream-build.log',
+					       TOOLCHAIN)
+		upstream.install(built, job.installed, upstream.tools())
+	except KconformError as e:
+		print(f'kconform: userspace: upstream test_progs: {e}', flush=True)
+		upstream.install_failure(job.installed, str(e))
 
 
 def _libraries(binary: Path) -> List[Path]:
@@ -573,6 +612,14 @@ def probe(job: GuestJob, accel: Sequence[str], timeout: float) -> bool:
 	return any(UP_MARKER in l for l in r.lines)
 
 
+def entries(job: GuestJob, specs: Sequence[SuiteSpec]) -> List[str]:
+	"""What run_kselftest.sh runs of these suites: their targets, and
+	upstream's test_progs when it is installed and they name tests of it."""
+	up = (job.installed / upstream.TARGET / upstream.PROGRAM).exists() and \
+		upstream.known(job.tree, upstream_selectors(job, specs))
+	return targets(specs) + ([upstream.TARGET] if up else [])
+
+
 def installed_programs(installed: Path) -> List[str]:
 	"""The `target:program` entries run_kselftest.sh knows."""
 	f = installed / 'kselftest-list.txt'
@@ -588,11 +635,15 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	parts = [CMDLINE, job.variant.cmdline, job.cmdline] + \
 		[s.cmdline for s in specs if s.cmdline]
 	parts.append(seed_arg())
-	entries = list(run_list) if run_list is not None else targets(specs)
-	plan = lanes.plan(entries, [s.kselftest for s in specs if s.alone and s.kselftest],
+	run = list(run_list) if run_list is not None else entries(job, specs)
+	if any(e.split(':')[0] == upstream.TARGET for e in run):
+		parts.append(f'{upstream.PARAM}=' + ','.join(
+			upstream.known(job.tree, upstream_selectors(job, specs))))
+	plan = lanes.plan(run, [s.kselftest for s in specs if s.alone and s.kselftest],
 			  job.lanes, lanes.known_seconds(job.build_dir, {
-				  s.kselftest: s.seconds_on(job.variant.name) for s in specs
-				  if s.kselftest and s.seconds_on(job.variant.name)}))
+				  upstream.TARGET: upstream.SECONDS, **{
+					  s.kselftest: s.seconds_on(job.variant.name) for s in specs
+					  if s.kselftest and s.seconds_on(job.variant.name)}}))
 	if plan.lanes or run_list is not None:
 		parts += plan.cmdline()
 	r = proc.run(qemu_argv(job, accel, ' '.join(p for p in parts if p)),

@@ -34,6 +34,11 @@ class Built:
 	def folder(self) -> str:
 		return self.variant.name
 
+	@property
+	def modules(self) -> bool:
+		"""Its build folder builds external modules (bpf_testmod.ko)."""
+		return True
+
 	def tree_fixes(self, mode: str) -> bool:
 		"""Whether the series' fixes go into the tree (--fixes)."""
 		return mode != 'omit'
@@ -105,6 +110,10 @@ class Package:
 
 	def folder(self) -> str:
 		return f'package-{self.img.release}_{self.img.unpacked.version}'
+
+	@property
+	def modules(self) -> bool:
+		return False	# no build folder to build a module against
 
 	def tree_fixes(self, mode: str) -> bool:
 		# the tree only builds the kselftests (and the tree's libbpf

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
+from . import upstream
 from .model import BAD, Case, Status, Suite
 
 Line = Tuple[int, str]
@@ -444,8 +445,10 @@ def ksft_program(name: str) -> Tuple[str, str]:
 	return (m.group(1), m.group(2)) if m else (name, name)
 
 
-def kselftest_suites(level: Level) -> List[Suite]:
-	"""Group program results by kselftest target ("selftests: T: P")."""
+def kselftest_suites(level: Level, times: Sequence[float] = ()) -> List[Suite]:
+	"""Group program results by kselftest target ("selftests: T: P");
+	upstream's test_progs gives a case per test_progs result line, timed
+	by times (host seconds per console line) when given."""
 	suites: dict[str, Suite] = {}
 	for node in level.nodes:
 		target, prog = ksft_program(node.name)
@@ -454,7 +457,13 @@ def kselftest_suites(level: Level) -> List[Suite]:
 			cases.extend(leaf_cases(child, prog + '/'))
 		for problem in node.problems:
 			cases.append(Case(prog + '/<tap>', Status.FAIL, problem))
-		if not node.children:
+		if (target, prog) == (upstream.TARGET, upstream.PROGRAM) and not node.children:
+			# upstream's test_progs: its own result lines are the cases
+			timed = all(i < len(times) for i, _ in node.diag)
+			cases = upstream.program_cases(
+				[t for _, t in node.diag], *node_status(node),
+				[times[i] for i, _ in node.diag] if timed else [])
+		elif not node.children:
 			status, msg = node_status(node)
 			cases.append(Case(prog, status, msg,
 					  duration_s=node.duration))

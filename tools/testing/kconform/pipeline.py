@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from . import (applicable, archive, bench, ccache, console, deps, fixes, gate, guest, kcidb,
-	       kernels, kunitrun, lanes, preflight, proc, report, suites, tree)
+	       kernels, kunitrun, lanes, preflight, proc, report, suites, tree, upstream)
 from .inputs import REPO, Inputs
 from .model import KconformError, Kind, Status, Suite
 from .stages import Stages, say
@@ -378,13 +378,18 @@ def plan(inputs: Inputs, registry: Sequence[suites.SuiteSpec], kern: kernels.Ker
 	ku = [s for s in present if s.kunit and not all(
 		applicable.whole(nas, Kind.KUNIT, n) for n in s.kunit)] \
 		if Kind.KUNIT in kinds else []
-	gs = [s for s in present if s in available and s.kselftest] \
+	# a suite's upstream tests run in the kselftest boot too
+	gs = [s for s in present if s in available and
+	      (s.kselftest or guest.upstream_selectors(gjob, [s]))] \
 		if Kind.KSELFTEST in kinds else []
 	bn = [s for s in present if s in available and s.bench] \
 		if Kind.BENCH in kinds else []
 	wanted = {(k, n) for s in sel.specs for k in suites.KINDS for n in s.names(k)
 		  if k in kinds}
 	nas = [n for n in nas if (n.kind, n.suite) in wanted]
+	if Kind.KSELFTEST in kinds:
+		nas += upstream.not_applicable(src.tree, guest.upstream_selectors(gjob, present),
+					       kern.modules, src.name, kern.name)
 	for n in nas:
 		print(f'kconform: {n.kind}:{n.suite}:{n.glob}: {n.reason}', flush=True)
 	return RunPlan(ku, gs, bn, runnable, available, whole + nas, params,
@@ -453,7 +458,7 @@ def userspace(r: Run, b: Boots) -> None:
 		return
 	try:
 		with r.st.stage('userspace', 'kselftest install + initramfs'):
-			every = [s for s in p.installed if s.kselftest]
+			every = p.installed
 			if not guest.userspace(b.gjob, every, guest.userspace_key(
 					b.gjob, b.key, b.src.state(tree.series_digest(
 						b.layout, b.src, kunit_tests=False)), every)):
@@ -461,7 +466,7 @@ def userspace(r: Run, b: Boots) -> None:
 			b.run_list = sel.kselftest_programs(
 				guest.installed_programs(b.gjob.installed))
 			if b.run_list is None and not sel.whole:
-				b.run_list = guest.targets(p.kselftest)
+				b.run_list = guest.entries(b.gjob, p.kselftest)
 		b.userspace = True
 	except KconformError as e:
 		r.rep.fail('userspace', str(e))
@@ -522,10 +527,14 @@ def rerun(r: Run, b: Boots, redo: Set[Tuple[str, str]], attempt: int) -> List[Su
 				    only={n for k, n in redo if k == Kind.KUNIT})
 	gs = {s.kselftest for s in b.plan.kselftest
 	      if s.kselftest and (Kind.KSELFTEST, s.kselftest) in redo}
+	# upstream's test_progs, with the selectors of the suites naming them
+	up = (Kind.KSELFTEST, upstream.TARGET) in redo
+	gs |= {upstream.TARGET} if up else set()
 	if b.userspace and gs:
 		rl = sorted(gs) if b.run_list is None else \
 			[t for t in b.run_list if t.split(':')[0] in gs]
-		again += kselftest_boot(r, b, [s for s in b.plan.kselftest if s.kselftest in gs],
+		again += kselftest_boot(r, b, [s for s in b.plan.kselftest if s.kselftest in gs
+					       or (up and s.upstream)],
 					rl, f'guest-console-rerun{attempt}.log')
 	return again
 
@@ -615,6 +624,7 @@ def _finish(rep: report.RunReport, results: List[Suite], st: Stages,
 	if inputs.kcidb:
 		kcidb.write(rep, verdict, inputs.kcidb)
 	table = report.summary(rep) + \
+		upstream.side_by_side(inputs.selection.specs, results, verdict.marks) + \
 		fixes.lines(rep.fixes, rep.kernel.source if rep.kernel.package is not None
 			    else '') + \
 		rep.coverage_lines

@@ -33,6 +33,8 @@ from .model import InputError, KconformError, Kind, Suite, runner_made
 
 KINDS = (Kind.KUNIT, Kind.KSELFTEST)	# what a run runs unless --kind says
 ALL_KINDS = KINDS + (Kind.BENCH,)	# bench: only when asked (make bench)
+# the kselftest suite of every table's `upstream` tests (upstream.py)
+UPSTREAM = 'upstream'
 KEYS = ('kunit', 'requires', 'cmdline', 'bench', 'modules', 'needs',
 	'bench_cmdline', 'patches', 'alone', 'seconds',
 	'upstream')	# of a suites.toml table
@@ -225,10 +227,16 @@ class Selection:
 	def _names(self, kind: str) -> List[str]:
 		return [n for s in self.specs for n in s.names(kind)]
 
+	def _known(self, kind: str) -> List[str]:
+		"""The suite names a kind of the selection may report: its
+		suites', and upstream's when they name upstream tests."""
+		up = kind == Kind.KSELFTEST and any(s.upstream for s in self.specs)
+		return self._names(kind) + ([UPSTREAM] if up else [])
+
 	def wants(self, kind: str, suite: str, case: str) -> bool:
 		if kind not in self.kinds:
 			return False
-		if suite not in self._names(kind) and not runner_made(suite):
+		if suite not in self._known(kind) and not runner_made(suite):
 			return False
 		if not self.cases or runner_made(case):
 			return True
@@ -272,7 +280,8 @@ class Selection:
 		for entry in installed:
 			target, _, prog = entry.partition(':')
 			for sg, cg in map(_split, self.cases):
-				pg = cg.split('/', 1)[0] if '/' in cg else '*'
+				# a kselftest case is program/..., upstream's test_progs:...
+				pg = re.split('[/:]', cg, maxsplit=1)[0] if re.search('[/:]', cg) else '*'
 				if fnmatch.fnmatchcase(target, sg) and \
 						fnmatch.fnmatchcase(prog, pg):
 					out.append(entry)
@@ -288,7 +297,7 @@ def selection(registry: Sequence[SuiteSpec], names: Sequence[str],
 	for glob in cases:
 		sg = _split(glob)[0]
 		if not any(fnmatch.fnmatchcase(n, sg) for k in chosen
-			   for n in sel._names(k)):
+			   for n in sel._known(k)):
 			raise InputError(f'--case {glob}: its suite part {sg!r} matches '
 					 f'no selected suite')
 	return sel

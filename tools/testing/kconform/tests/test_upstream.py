@@ -2,20 +2,27 @@
 """Upstream's test_progs: suites.toml's selectors into the files a build
 keeps, and the Makefile's command line (no kernel, no compiler)."""
 
+import dataclasses
+import os
 import tempfile
+import types
 import unittest
 from pathlib import Path
 from typing import List
 
 from unittest import mock
 
-from kconform import proc, suites, upstream
-from kconform.model import KconformError, Status
+from kconform import applicable, guest, lanes, pipeline, proc, suites, tree, upstream
+from kconform.model import Case, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[4]
 # written from 6.1's test_progs.c print formats, not recorded: no
 # test_progs has run in a guest yet
 LOG = Path(__file__).parent / 'test_data/test_progs_6.1.log'
+# a kselftest boot's console in two lanes, upstream:test_progs in the
+# second (runner.sh's "# " before each of its lines), written from
+# runner.sh's and test_progs.c's formats
+LANES = Path(__file__).parent / 'test_data/lanes-console-upstream.log'
 
 
 def _selftests(root: Path) -> Path:
@@ -115,7 +122,7 @@ class MakeArgsTest(unittest.TestCase):
 		p = upstream.Plan(('kfunc_call',), ('kfunc_call.c',),
 				  ('btf_data.c', 'kfunc_call_test.c'), ('kfunc_call_test.c',), testmod)
 		return upstream.make_args(p, Path('/s'), Path('/o'), Path('/b/vmlinux'),
-					  Path('/b') if testmod else None, 2)
+					  Path('/b') if testmod else None, 2, guest.TOOLCHAIN)
 
 	def test_lists_narrowed_on_the_command_line(self) -> None:
 		args = self._args(True)
@@ -145,13 +152,14 @@ class ConfigTest(unittest.TestCase):
 			with self.assertRaises(KconformError) as ctx:
 				upstream.build(tmp / 'linux', kdir / 'vmlinux', kdir,
 					       REPO / upstream.CONFIG, tmp / 'out', ['bpf_iter'], 2,
-					       tmp / 'log')
+					       tmp / 'log', guest.TOOLCHAIN)
 			make.assert_not_called()
 		self.assertIn('CONFIG_IPV6=y (.config has CONFIG_IPV6=n)', str(ctx.exception))
 
 	def test_a_kernel_with_it_passes(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
-		(tmp / '.config').write_text('CONFIG_INET=y\nCONFIG_IPV6=y\n')
+		(tmp / '.config').write_text('CONFIG_INET=y\nCONFIG_IPV6=y\nCONFIG_IKCONFIG=y\n'
+						   'CONFIG_IKCONFIG_PROC=y\n')
 		self.assertEqual(upstream.lacking(REPO / upstream.CONFIG, tmp / '.config'), [])
 
 
@@ -169,6 +177,8 @@ class CasesTest(unittest.TestCase):
 			'deny_namespace/unpriv_userns_create_no_bpf'])
 		self.assertEqual(self.got['bpf_iter/task_tid'].status, Status.PASS)
 		self.assertEqual(self.got['bpf_iter/tcp6'].status, Status.SKIP)
+		# test_progs prints a skip's log with -v only
+		self.assertEqual(self.got['bpf_iter/tcp6'].message, upstream.SKIPPED)
 		self.assertEqual(self.got['lookup_key'].status, Status.PASS)
 
 	def test_a_failure_carries_its_own_log(self) -> None:
@@ -209,6 +219,287 @@ class RegistryTest(unittest.TestCase):
 			with self.assertRaises(KconformError) as ctx:
 				suites.load(tmp)
 			self.assertIn('[x] upstream', str(ctx.exception))
+
+
+class UpstreamLaneTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.raw = LANES.read_text().splitlines()
+
+	def _suites(self, got: List[Suite]) -> dict[str, Suite]:
+		return {s.name: s for s in got}
+
+	def test_the_test_progs_lane_is_suite_upstream_a_case_per_result(self) -> None:
+		plan = lanes.Plan([], [['bpf_user_ringbuf'], [upstream.TARGET]])
+		got = self._suites(lanes.suites(self.raw, [], plan, False))
+		up = got['upstream']
+		self.assertEqual(up.kind, 'kselftest')
+		self.assertEqual([(c.name, c.status) for c in up.cases], [
+			('test_progs:user_ringbuf/test_user_ringbuf_mappings', Status.PASS),
+			('test_progs:user_ringbuf/test_user_ringbuf_post_misaligned', Status.PASS),
+			('test_progs:user_ringbuf/test_user_ringbuf_loop', Status.FAIL),
+			('test_progs:user_ringbuf/test_user_ringbuf_msg_handler', Status.PASS),
+			('test_progs:lookup_key/lookup_key', Status.SKIP),
+			('test_progs:cgroup_hierarchical_stats', Status.PASS)])
+		self.assertEqual(up.status, Status.FAIL)
+		loop = up.cases[2]
+		self.assertIn('errno 16', loop.message)
+		# the kernel line printed meanwhile is in its lane's log too
+		self.assertIn('bpf_testmod: loading', loop.message)
+		# the other lane is a kselftest target as before
+		ring = got['bpf_user_ringbuf']
+		self.assertEqual([c.status for c in ring.cases], [Status.PASS, Status.PASS])
+		self.assertFalse(any('test_progs' in c.name for c in ring.cases))
+
+	def test_its_cases_are_timed_so_the_lanes_learn_its_length(self) -> None:
+		plan = lanes.Plan([], [['bpf_user_ringbuf'], [upstream.TARGET]])
+		times = [float(i) for i in range(len(self.raw))]
+		got = self._suites(lanes.suites(self.raw, times, plan, False))
+		up = got['upstream'].cases
+		start = self.raw.index('kconform-lane2: # selftests: upstream: test_progs')
+		first = self.raw.index('kconform-lane2: # #194/1   user_ringbuf/'
+				       'test_user_ringbuf_mappings:OK')
+		last = self.raw.index('kconform-lane2: # #11      cgroup_hierarchical_stats:OK')
+		self.assertEqual(up[0].duration_s, first - start)
+		self.assertEqual(lanes.seconds_of([('upstream', [
+			c.duration_s for c in up if c.duration_s is not None])]),
+				 {'upstream': float(last - start)})
+
+	def test_a_saved_console_reads_the_same(self) -> None:
+		got = self._suites(lanes.recorded(self.raw, ['bpf_user_ringbuf', upstream.TARGET]))
+		self.assertEqual(len(got['upstream'].cases), 6)
+		self.assertEqual(got['upstream'].cases[0].name,
+				 'test_progs:user_ringbuf/test_user_ringbuf_mappings')
+
+
+class ProgramCasesTest(unittest.TestCase):
+
+	def test_a_timeout_is_a_case_of_its_own_after_what_ran(self) -> None:
+		got = upstream.program_cases(
+			['selftests: upstream: test_progs', '#1/1     a/b:OK'],
+			Status.TIMEOUT, 'timed out 1200 seconds')
+		self.assertEqual([(c.name, c.status) for c in got],
+				 [('test_progs:a/b', Status.PASS), ('test_progs', Status.TIMEOUT)])
+
+	def test_no_result_line_fails(self) -> None:
+		got = upstream.program_cases(['selftests: upstream: test_progs'], Status.PASS, '')
+		self.assertEqual([(c.name, c.status) for c in got], [('test_progs', Status.FAIL)])
+		self.assertIn('no result line', got[0].message)
+
+	def test_a_failure_no_case_explains_is_kept(self) -> None:
+		got = upstream.program_cases(['#1       a:OK'], Status.FAIL, 'exit=139')
+		self.assertEqual([(c.name, c.status) for c in got],
+				 [('test_progs:a', Status.PASS), ('test_progs', Status.FAIL)])
+		self.assertEqual(got[1].message, 'exit=139')
+
+	def test_a_failed_case_explains_exit_1(self) -> None:
+		got = upstream.program_cases(['#1       a:FAIL'], Status.FAIL, 'exit=1')
+		self.assertEqual([c.name for c in got], ['test_progs:a'])
+
+
+class SideBySideTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.specs = suites.load(REPO)
+		plan = lanes.Plan([], [['bpf_user_ringbuf'], [upstream.TARGET]])
+		self.results = lanes.suites(LANES.read_text().splitlines(), [], plan, False)
+		self.results.append(Suite('bpf_user_ringbuf', 'kunit', [
+			Case('a', Status.PASS), Case('b', Status.SKIP, 'why')]))
+
+	def test_counts_per_feature_and_the_disagreement_named(self) -> None:
+		got = upstream.side_by_side(self.specs, self.results)
+		self.assertEqual(got[0], "== upstream's tests (test_progs of the tree) "
+				 "beside ours, per feature")
+		i = got.index('   bpf_user_ringbuf: ours 3 pass, 0 fail, 1 skip; '
+			      'upstream 3 pass, 1 fail, 0 skip')
+		self.assertEqual(got[i + 1], '      disagree: upstream fails, ours passes: '
+				 'test_progs:user_ringbuf/test_user_ringbuf_loop')
+		# lookup_key is bpf_security's: no suite of ours ran, none failed
+		self.assertIn('   bpf_security: ours 0 pass, 0 fail, 0 skip; '
+			      'upstream 0 pass, 0 fail, 1 skip', got)
+		# cgroup_hierarchical_stats is bpf_cgroup_iter's
+		self.assertIn('   bpf_cgroup_iter: ours 0 pass, 0 fail, 0 skip; '
+			      'upstream 1 pass, 0 fail, 0 skip', got)
+		self.assertFalse(any('tcp_ehash' in line for line in got))
+
+	def test_ours_failing_alone_is_named_too(self) -> None:
+		for s in self.results:
+			if s.name == 'upstream':
+				s.cases = [c for c in s.cases if c.status != Status.FAIL]
+			if s.kind == 'kunit':
+				s.cases[0].status, s.cases[0].message = Status.FAIL, 'x'
+		got = upstream.side_by_side(self.specs, self.results)
+		self.assertIn('      disagree: ours fails, upstream passes: a', got)
+
+	def test_a_bug_the_gate_explains_is_no_disagreement(self) -> None:
+		for s in self.results:
+			if s.name == 'upstream':
+				s.cases = [c for c in s.cases if c.status != Status.FAIL]
+			if s.kind == 'kunit':
+				s.cases[0].status, s.cases[0].message = Status.FAIL, 'x'
+		got = upstream.side_by_side(self.specs, self.results, {
+			('kunit', 'bpf_user_ringbuf', 'a'): 'carries the bug'})
+		self.assertFalse(any('disagree' in line for line in got))
+
+	def test_no_disagreement_when_ours_did_not_run(self) -> None:
+		got = upstream.side_by_side(self.specs, [
+			s for s in self.results if s.name == 'upstream'])
+		self.assertIn('   bpf_user_ringbuf: ours 0 pass, 0 fail, 0 skip; '
+			      'upstream 3 pass, 1 fail, 0 skip', got)
+		self.assertFalse(any('disagree' in line for line in got))
+
+	def test_no_upstream_suite_no_section(self) -> None:
+		self.assertEqual(upstream.side_by_side(
+			self.specs, [s for s in self.results if s.name != 'upstream']), [])
+
+
+class NotApplicableTest(unittest.TestCase):
+
+	def setUp(self) -> None:
+		self.root = Path(tempfile.mkdtemp())
+		bpf = _selftests(self.root)
+		# 6.1's kfunc_call_race.c calls the module's kfunc
+		(bpf / 'progs/kfunc_call_test.c').write_text(
+			'extern void bpf_testmod_test_mod_kfunc(int i) __ksym;\n')
+
+	def test_a_test_the_tree_lacks_and_one_needing_the_module(self) -> None:
+		got = upstream.not_applicable(self.root, ['bpf_iter/task_*', 'nosuch/x', 'kfunc_call'],
+					      False, 'linux-source-6.12', 'linux-image-x')
+		self.assertEqual([(n.kind, n.suite, n.glob) for n in got], [
+			('kselftest', 'upstream', 'test_progs:nosuch/x'),
+			('kselftest', 'upstream', 'test_progs:kfunc_call'),
+			('kselftest', 'upstream', 'test_progs:kfunc_call/*')])
+		self.assertIn('not applicable to linux-source-6.12: no test_progs test nosuch',
+			      got[0].reason)
+		self.assertIn('not applicable to linux-image-x: kfunc_call.c needs bpf_testmod.ko',
+			      got[1].reason)
+		# our own kernel build gives the module
+		self.assertEqual([n.glob for n in upstream.not_applicable(
+			self.root, ['kfunc_call', 'nosuch'], True, 't', 'k')], ['test_progs:nosuch'])
+
+	def test_marked_skipped_never_dropped(self) -> None:
+		nas = upstream.not_applicable(self.root, ['nosuch', 'kfunc_call'], False, 't', 'k')
+		ran = Suite('upstream', 'kselftest', [Case('test_progs:kfunc_call/a', Status.FAIL, 'x')])
+		got = applicable.mark([ran], nas, applicable.listed(REPO, nas))
+		self.assertEqual([(c.name, c.status) for c in got[0].cases], [
+			('test_progs:kfunc_call/a', Status.SKIP), ('test_progs:nosuch', Status.SKIP),
+			('test_progs:kfunc_call', Status.SKIP)])
+		self.assertTrue(all('not applicable to' in c.message for c in got[0].cases))
+
+
+class GuestTest(unittest.TestCase):
+
+	def _job(self, variant: str) -> guest.GuestJob:
+		tmp = Path(tempfile.mkdtemp())
+		return guest.GuestJob(REPO, tmp / 'tree', tmp / 'build', tmp / 'out', 1, 1,
+				      guest.variants(REPO)[variant])
+
+	def test_the_config_of_the_variants_that_run_it(self) -> None:
+		registry = suites.load(REPO)
+		for variant, has in (('default', True), ('debug', False), ('coverage', False)):
+			frags = guest.fragments(self._job(variant), registry)
+			self.assertEqual(REPO / upstream.CONFIG in frags, has, variant)
+		job = self._job('debug')
+		job.variant = dataclasses.replace(job.variant, upstream=True)
+		# before the variant's own fragment, which wins
+		self.assertEqual(guest.fragments(job, registry)[-2:], [
+			REPO / upstream.CONFIG, REPO / 'tools/testing/guest/debug.config'])
+		# no suite names upstream tests: nothing to configure
+		self.assertNotIn(REPO / upstream.CONFIG, guest.fragments(
+			self._job('default'), [s for s in registry if not s.upstream]))
+
+	def test_installed_as_a_program_of_run_kselftest(self) -> None:
+		job = self._job('default')
+		out = job.build_dir / 'upstream/build'
+		out.mkdir(parents=True)
+		for f in ('test_progs', 'sign-file', 'verify_sig_setup.sh', 'a.bpf.o'):
+			(out / f).write_text(f)
+		built = upstream.Built(upstream.Plan(('a',), ('a.c',), ('a.c',), (), True), out,
+				       tuple(out / f for f in ('test_progs', 'sign-file',
+							       'verify_sig_setup.sh', 'a.bpf.o')))
+		job.installed.mkdir(parents=True)
+		(job.installed / 'kselftest-list.txt').write_text('tcp_ehash:tcp_ehash_test\n')
+		tool = job.build_dir / 'keyctl'
+		tool.write_text('keyctl')
+		upstream.install(built, job.installed, {'keyctl': tool})
+		self.assertEqual(guest.installed_programs(job.installed),
+				 ['tcp_ehash:tcp_ehash_test', 'upstream:test_progs'])
+		dest = job.installed / 'upstream'
+		self.assertTrue(os.access(dest / 'test_progs', os.X_OK))
+		self.assertIn('exec ./test_progs -v -a "$sel"', (dest / 'test_progs').read_text())
+		self.assertEqual(sorted(f.name for f in (dest / 'bpf').iterdir()),
+				 ['a.bpf.o', 'sign-file', 'test_progs', 'verify_sig_setup.sh'])
+		self.assertEqual((dest / 'settings').read_text(), f'timeout={upstream.TIMEOUT}\n')
+		self.assertEqual((dest / 'bin/keyctl').read_text(), 'keyctl')
+
+	def test_the_user_space_is_made_again_when_the_wrapper_changes(self) -> None:
+		job = self._job('default')
+		specs = suites.load(REPO)
+		with mock.patch.object(tree, 'sha256', return_value='x'):
+			before = guest.userspace_key(job, 'k', 't', specs)
+			with mock.patch.object(upstream, 'WRAPPER', upstream.WRAPPER + '# \n'):
+				self.assertNotEqual(guest.userspace_key(job, 'k', 't', specs), before)
+			# and when the selectors change
+			fewer = [dataclasses.replace(s, upstream=()) if s.name == 'bpf_security'
+				 else s for s in specs]
+			self.assertNotEqual(guest.userspace_key(job, 'k', 't', fewer), before)
+
+	def test_a_failed_build_is_a_failing_program_the_others_run(self) -> None:
+		job = self._job('default')
+		_selftests(job.tree)
+		job.installed.mkdir(parents=True)
+		(job.installed / 'kselftest-list.txt').write_text('tcp_ehash:tcp_ehash_test\n')
+		job.build_dir.mkdir(parents=True, exist_ok=True)
+		specs = [s for s in suites.load(REPO) if s.name == 'bpf_task_iter']
+		with mock.patch.object(upstream, 'build', side_effect=KconformError(
+				"upstream test_progs build failed:\nmake: *** [Makefile:1] it's broken")):
+			guest.install_upstream(job, specs)
+		self.assertEqual(guest.installed_programs(job.installed),
+				 ['tcp_ehash:tcp_ehash_test', 'upstream:test_progs'])
+		script = (job.installed / 'upstream/test_progs').read_text()
+		self.assertIn('make: *** [Makefile:1] its broken', script)
+		self.assertTrue(script.endswith('exit 1\n'))
+		# read back from the console as one failing case with the error
+		got = upstream.program_cases(['test_progs was not built:', 'make: *** x'],
+					     Status.FAIL, 'exit=1')
+		self.assertEqual([(c.name, c.status) for c in got], [('test_progs', Status.FAIL)])
+
+	def test_the_boot_runs_it_in_a_lane_with_the_selectors(self) -> None:
+		job = self._job('default')
+		job.lanes = 2
+		_selftests(job.tree)
+		(job.installed / 'upstream').mkdir(parents=True)
+		(job.installed / 'upstream/test_progs').write_text(upstream.WRAPPER)
+		job.build_dir.mkdir(parents=True, exist_ok=True)
+		job.out.mkdir(parents=True)
+		specs = [s for s in suites.load(REPO) if s.name in ('bpf_user_ringbuf', 'bpf_task_iter')]
+		# the fake tree defines bpf_iter, not user_ringbuf
+		with mock.patch.object(proc, 'run', return_value=proc.Run(
+				[], LANES.read_text().splitlines(), 0, False, 1.0, job.out / 'log')) as run:
+			got = guest.boot(job, specs, ['-accel', 'tcg'])
+		append = run.call_args.args[0][run.call_args.args[0].index('-append') + 1].split()
+		self.assertIn('kconform.upstream=bpf_iter/task_*,bpf_iter/vma_offset', append)
+		self.assertIn('kconform.lane=upstream', append)
+		self.assertIn('kconform.lane=bpf_user_ringbuf', append)
+		self.assertIn('upstream', [s.name for s in got])
+
+
+
+class RerunTest(unittest.TestCase):
+
+	def test_a_failed_upstream_case_boots_test_progs_again(self) -> None:
+		specs = suites.load(REPO)
+		b = types.SimpleNamespace(
+			plan=types.SimpleNamespace(kunit=[], kselftest=[
+				s for s in specs if s.name in ('tcp_ehash', 'bpf_user_ringbuf',
+							       'bpf_task_iter')]),
+			built=True, userspace=True, run_list=None, accel='tcg')
+		with mock.patch.object(pipeline, 'kselftest_boot', return_value=[]) as boot:
+			pipeline.rerun(mock.Mock(), b, {('kselftest', 'upstream')}, 1)  # type: ignore[arg-type]
+		_, _, booted, run_list, _ = boot.call_args.args
+		self.assertEqual(run_list, ['upstream'])
+		# the suites whose selectors it runs, not the others
+		self.assertEqual([s.name for s in booted], ['bpf_task_iter', 'bpf_user_ringbuf'])
 
 
 if __name__ == '__main__':
