@@ -236,8 +236,8 @@ def stages(r: Run) -> None:
 		b.accel = probe(b.gjob, b.accel, r.st)
 	with concurrent.futures.ThreadPoolExecutor(1) as beside:
 		# The KUnit boot (one vCPU) runs beside the user space and the
-		# kselftest boot, whose kernel boot and lone first target leave
-		# a CPU idle; its verdict is printed as soon as it is known.
+		# kselftest boot, whose kernel boot and waits leave a CPU idle;
+		# its verdict is printed as soon as it is known.
 		at, ku = len(r.results), None
 		if b.built and b.plan.kunit and b.accel != 'auto':
 			ku = beside.submit(kunit_stage, r, b)
