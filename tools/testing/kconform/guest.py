@@ -475,7 +475,16 @@ def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> None:
 		upstream.install_failure(job.installed, str(e))
 
 
+# What glibc dlopen()s rather than links, so ldd does not list it:
+# libgcc_s for pthread_exit() and pthread_cancel() (without it a threaded
+# program aborts, "libgcc_s.so.1 must be installed for pthread_exit to
+# work": test_progs on a package's kernel, where no other program
+# happened to link it).
+DLOPENED_BY_LIBC = (Path('/lib/x86_64-linux-gnu/libgcc_s.so.1'),)
+
+
 def _libraries(binary: Path) -> List[Path]:
+	"""The shared libraries @binary needs in the guest."""
 	try:
 		out = subprocess.run(['ldd', str(binary)], capture_output=True,
 				     text=True, timeout=30, check=False).stdout
@@ -486,6 +495,8 @@ def _libraries(binary: Path) -> List[Path]:
 		for word in line.split():
 			if word.startswith('/') and os.path.exists(word):
 				libs.append(Path(word))
+	if any(lib.name == 'libc.so.6' for lib in libs):
+		libs += [lib for lib in DLOPENED_BY_LIBC if lib.exists()]
 	return libs
 
 

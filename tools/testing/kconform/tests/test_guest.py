@@ -270,3 +270,13 @@ class ConfigLacksTest(unittest.TestCase):
 		self.allnoconfig_gives('CONFIG_BPF=y\nCONFIG_NET=y\nCONFIG_RUST=y\n')
 		self.assertEqual(guest.config_lacks(self.job, self.specs), {})
 		self.assertFalse(guest.configure(self.job, self.specs))
+
+
+class LibrariesTest(unittest.TestCase):
+
+	def test_what_libc_dlopens_comes_with_it(self) -> None:
+		# test_progs aborted on --image: glibc dlopen()s libgcc_s for
+		# pthread_exit(), and ldd does not list it
+		libs = [lib.name for lib in guest._libraries(Path('/bin/true'))]
+		self.assertIn('libc.so.6', libs)
+		self.assertIn('libgcc_s.so.1', libs)
