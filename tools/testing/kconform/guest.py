@@ -530,6 +530,12 @@ def make_initramfs(job: GuestJob, installed: Path,
 		f'{s.kselftest} {prog}\n' for s in specs if s.kselftest
 		for prog in s.bench if job.variant.benches))
 	if job.package is not None:
+		# the package's config where libbpf looks for a program's
+		# `__kconfig` externs (/boot/config-<release>; the package has
+		# no /proc/config.gz): test_progs' bpf_iter/tcp4 and others
+		conf = root / 'boot' / job.package.config_file.name
+		conf.parent.mkdir(parents=True, exist_ok=True)
+		shutil.copy2(job.package.config_file, conf)
 		# the package's own modules that the targets name, with their
 		# dependencies; init loads them with modprobe
 		lacking = package_image.install_modules(
