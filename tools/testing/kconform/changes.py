@@ -94,15 +94,17 @@ def locate(name: str, cache: Path, log_dir: Path, fetch: bool = True) -> Release
 		args = matrix.run_args(name)
 	except ValueError as e:
 		raise InputError(str(e)) from e
-	if not args:
+	if args and args[0] != '--source':
+		raise InputError(f'{name}: a package\'s kernel has no source tree to compare')
+	package, version = tree.DEBIAN_DIR, ''
+	if args:
+		package, wanted = tree.parse_release(args[1])
+		version = archive.resolve(package, wanted, log_dir / 'apt-policy.log')
+	if not args or tree.installed(package, version):
 		if not fetch and not (cache / 'pristine' / 'stamp').exists():
 			raise KconformError(f'{name}: its tree is not extracted in {cache}')
 		src = tree.debian_source(cache, log_dir)
 		return _release(name, src, tree.DEBIAN_CHANGELOG)
-	if args[0] != '--source':
-		raise InputError(f'{name}: a package\'s kernel has no source tree to compare')
-	package, wanted = tree.parse_release(args[1])
-	version = archive.resolve(package, wanted, log_dir / 'apt-policy.log')
 	if not fetch and not (archive.folder(cache, package, version) / 'tree' / 'stamp').exists():
 		raise KconformError(f'{name}: its tree is not extracted in {cache}')
 	src = tree.release_source(cache, package, version, log_dir)

@@ -10,6 +10,7 @@ change keep their timestamps and nothing is rebuilt for them.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import gzip
 import hashlib
@@ -205,9 +206,22 @@ def claim_work(work: Path, keep_free: int = KEEP_FREE) -> List[Work]:
 	return dropped
 
 
+def installed(package: str, version: str) -> bool:
+	"""Is PACKAGE=VERSION the linux-source-6.1 installed on this machine?"""
+	return package == DEBIAN_DIR and DEBIAN_TARBALL.exists() and \
+		changelog_version(DEBIAN_CHANGELOG) == version
+
+
 def release_source(cache: Path, package: str, version: str,
 		   log_dir: Path) -> Source:
-	"""PACKAGE=VERSION from the archive, its tarball extracted once."""
+	"""PACKAGE=VERSION from the archive, its tarball extracted once; the
+	installed release is the installed tree, in its work folder (a
+	second copy of it would be a cold build and another 15 GiB; a
+	derivation syncs only the files that differ, such as the fixes a
+	release run omits)."""
+	if installed(package, version):
+		return dataclasses.replace(debian_source(cache, log_dir),
+					   name=f'{package}={version}', lenient=True)
 	unpacked = archive.fetch(package, version, cache, log_dir).root
 	tarball = unpacked / 'usr' / 'src' / f'{package}.tar.xz'
 	if not tarball.exists():

@@ -3,15 +3,18 @@
 on recorded data: apt-cache policy, quilt's output, results.json."""
 
 import contextlib
+import gzip
 import io
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from kconform import archive, bisect, inputs, listing, matrix, suites, tree
+from kconform import archive, bisect, changes, inputs, listing, matrix, suites, tree
 from kconform.model import InputError, KconformError
 
 DATA = Path(__file__).parent / 'test_data'
@@ -98,6 +101,40 @@ class ReleaseTest(unittest.TestCase):
 					 ['pristine', 'r3'])
 			self.assertTrue((root / 'r3' / tree.USED).exists())
 			self.assertIn('dropping the work folder r1', said.getvalue())
+
+	def test_the_installed_release_is_the_installed_tree(self) -> None:
+		"""--source of the installed version: no second copy and cold
+		build of the same tree (the matrix names 6.1.192-3 so)."""
+		with tempfile.TemporaryDirectory() as d:
+			root = Path(d)
+			(root / tree.DEBIAN_DIR).mkdir()
+			tarball = root / 'linux-source-6.1.tar.xz'
+			archive_made = subprocess.run(['tar', '-C', d, '-cJf', str(tarball),
+						       tree.DEBIAN_DIR], check=False)
+			self.assertEqual(archive_made.returncode, 0)
+			changelog = root / 'changelog.Debian.gz'
+			with gzip.open(changelog, 'wt') as f:
+				f.write('linux-signed-amd64 (6.1.192-3) bookworm-security; urgency=high\n')
+			cache = root / 'cache'
+			with mock.patch.object(tree, 'DEBIAN_TARBALL', tarball), \
+					mock.patch.object(tree, 'DEBIAN_CHANGELOG', changelog), \
+					mock.patch.object(archive, 'fetch',
+							  side_effect=AssertionError('fetched')):
+				self.assertTrue(tree.installed('linux-source-6.1', '6.1.192-3'))
+				self.assertFalse(tree.installed('linux-source-6.1', '6.1.190-1'))
+				self.assertFalse(tree.installed('linux-source-6.12', '6.1.192-3'))
+				src = tree.release_source(cache, 'linux-source-6.1', '6.1.192-3', root)
+				self.assertEqual(src.work, cache / 'work' / 'debian')
+				self.assertEqual(src.pristine, cache / 'pristine' / tree.DEBIAN_DIR)
+				self.assertEqual(src.name, 'linux-source-6.1=6.1.192-3')
+				self.assertTrue(src.lenient)
+				with self.assertRaises(AssertionError):
+					tree.release_source(cache, 'linux-source-6.1', '6.1.190-1', root)
+				# and `changes` compares that tree, with the installed changelog
+				with mock.patch.object(archive, 'resolve', return_value='6.1.192-3'):
+					rel = changes.locate('6.1.192-3', cache, root, fetch=False)
+				self.assertEqual(rel.tree, src.pristine)
+				self.assertEqual(rel.version, '6.1.192-3')
 
 	def test_why_not(self) -> None:
 		lines = (DATA / 'quilt-push-fails.log').read_text().splitlines(True)
