@@ -58,7 +58,9 @@ coverage:
 ## A matrix of releases (README "Releases"): one run per release of
 ## VERSIONS (results/matrix/<release>/), then the cases whose verdict
 ## differs and the bugs each release carries (matrix.txt, matrix.json).
-VERSIONS ?= 6.1.192-3 6.1.192-2 6.1.192-1 6.1.190-1 6.1.187-1 6.1.176-1 6.1.170-3
+## The default: Debian 12's linux-source-6.1 releases in the archive, oldest
+## first (each neighbouring pair's changes follow), and 6.12's newest.
+VERSIONS ?= 6.1.170-3 6.1.176-1 6.1.187-1 6.1.190-1 6.1.192-3 linux-source-6.12
 matrix: deps
 	$(KCONFORM) matrix $(VERSIONS) --run-args="$(ARGS)"
 
