@@ -40,6 +40,7 @@ each with its reason: they are counted apart, never run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import fnmatch
 import json
@@ -52,8 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
-from . import coverage, fixes, gate, suites, tomlfile, tree
-from .model import BAD, InputError, KconformError, Status
+from . import coverage, fixes, gate, inputs, suites, tomlfile, tree, upstream
+from .model import BAD, InputError, KconformError, Kind, Status
 
 OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
 	     'flag', 'swap', 'put')
@@ -579,11 +580,17 @@ class Runner(Protocol):
 
 @dataclass
 class Verdict:
+	"""A mutant's fate. Its status is our suites' verdict (killed: a case
+	of ours killed it), the score's and issue 30's target; upstream's
+	tests say theirs apart (a mutant they kill and ours do not survives)."""
 	mutant: Mutant
 	status: str
-	by: List[str] = field(default_factory=list)	# the cases that killed it
+	by: List[str] = field(default_factory=list)	# our cases that killed it
 	note: str = ''
 	reason: str = ''			# equivalent: why
+	# upstream's cases that killed it; None: upstream's tests did not
+	# judge it (a variant without them, no selectors among its judges)
+	upstream: Optional[List[str]] = None
 
 
 def judges(specs: Sequence[suites.SuiteSpec],
@@ -592,6 +599,19 @@ def judges(specs: Sequence[suites.SuiteSpec],
 	every suite that requires one of its files."""
 	return {f: {f} | {s.name for s in specs if {r[0] for r in s.requires} & files}
 		for f, files in files_of.items()}
+
+
+def judging(specs: Sequence[suites.SuiteSpec], kind: str, upstream_runs: bool) -> Set[str]:
+	"""The suites with cases of a kind: KUnit suites, kselftest targets
+	and, when the variant runs upstream's tests (in the kselftest boot),
+	the suites that name some."""
+	return {s.name for s in specs if s.names(kind) or
+		kind == Kind.KSELFTEST and upstream_runs and bool(s.upstream)}
+
+
+def _theirs(k: Key) -> bool:
+	"""Is it a case of upstream's tests?"""
+	return (k[0], k[1]) == (Kind.KSELFTEST, suites.UPSTREAM)
 
 
 def batches(mutants: Sequence[Mutant], files_of: Dict[str, Set[str]],
@@ -619,6 +639,17 @@ class Judge:
 	"""Which new bad cases a run has, and whose they are."""
 	owners: Dict[Tuple[str, str], str]
 	baseline: Outcome
+	# the suites whose upstream tests the boot runs (their selectors
+	# attribute upstream's cases); none in a KUnit boot
+	upstream: Sequence[suites.SuiteSpec] = ()
+
+	def of(self, k: Key) -> Set[str]:
+		"""The features a case is of: its suite's; an upstream case's,
+		those whose selectors match it (cgroup_iter: two)."""
+		if _theirs(k):
+			return {s.name for s in self.upstream if upstream.of_feature(s, k[2])}
+		owner = self.owners.get((k[0], k[1]))
+		return {owner} if owner else set()
 
 	def new_bad(self, got: Outcome, kind: str, features: Set[str]) -> Dict[Key, Status]:
 		out = {k: s for k, s in got.cases.items()
@@ -626,9 +657,14 @@ class Judge:
 		for k, s in self.baseline.cases.items():
 			# a case that passed and is gone: its suite did not finish
 			if k not in got.cases and s not in BAD and k[0] == kind and \
-					self.owners.get((k[0], k[1])) in features:
+					self.of(k) & features:
 				out[k] = Status.CRASH
 		return out
+
+
+def _names(keys: Iterable[Key], theirs: bool) -> List[str]:
+	"""Our cases (or upstream's) among keys, as kind:suite:case."""
+	return sorted(':'.join(k) for k in keys if _theirs(k) == theirs)
 
 
 def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
@@ -647,41 +683,58 @@ def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
 		return evaluate(batch[:half], kind, run, judge, tag + 'a', judged) + \
 			evaluate(batch[half:], kind, run, judge, tag + 'b', judged)
 	new = judge.new_bad(got, kind, set(features))
-	outside = [k for k in new if judge.owners.get((k[0], k[1])) not in features]
+	outside = [k for k in new if not judge.of(k) & set(features)]
 	if len(batch) > 1 and (outside or any(s in (Status.CRASH, Status.TIMEOUT)
 					      for s in new.values())):
 		return [v for i, m in enumerate(batch)
 			for v in evaluate([m], kind, run, judge, f'{tag}-{i}', judged)]
 	out = []
 	for m in batch:
-		mine = sorted(':'.join(k) for k in new
-			      if judge.owners.get((k[0], k[1])) in of(m))
-		alone = sorted(':'.join(k) for k in outside) if len(batch) == 1 else []
-		out.append(Verdict(m, KILLED if mine or alone else SURVIVED, mine + alone,
-				   'a report outside its suites' if alone and not mine else ''))
+		mine = [k for k in new if judge.of(k) & of(m)]
+		alone = outside if len(batch) == 1 else []
+		ours = _names(mine, False) + _names(alone, False)
+		theirs = _names(mine, True) + _names(alone, True)
+		judged_up = theirs or any(s.name in of(m) for s in judge.upstream)
+		out.append(Verdict(m, KILLED if ours else SURVIVED, ours,
+				   'a report outside its suites' if alone and not mine else '',
+				   upstream=theirs if judged_up else None))
 	return out
+
+
+def _merged(before: Optional[Verdict], after: Verdict) -> Verdict:
+	"""A mutant's verdict after the guest boot: one that KUnit killed
+	(it went there for upstream's tests) stays killed by those cases."""
+	if before is None or before.status != KILLED:
+		return after
+	return dataclasses.replace(after, status=KILLED, by=before.by + after.by,
+				   note=before.note or after.note)
 
 
 def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
 	    run: Runner, files_of: Dict[str, Set[str]],
-	    baseline: Optional[Outcome] = None) -> List[Verdict]:
+	    baseline: Optional[Outcome] = None, upstream_runs: bool = False) -> List[Verdict]:
 	"""Every mutant's verdict: KUnit boots first, then the survivors
 	that a suite with a kselftest target judges, in the guest boot.
-	baseline: an earlier run without mutants instead of a new one."""
+	baseline: an earlier run without mutants instead of a new one.
+	upstream_runs: the variant runs upstream's tests in the guest boot;
+	they judge the mutants of the suites naming them, those KUnit killed
+	too (else "both" could not be told from "ours only")."""
 	owners = _owners(specs)
-	has = {s.name: {'kunit': bool(s.kunit), 'kselftest': bool(s.kselftest)}
-	       for s in specs}
+	theirs = [s for s in specs if upstream_runs and s.upstream]
 	everyone = judges(specs, files_of)
 	done: Dict[str, Verdict] = {}
 	for m in mutants:
 		if m.id in equivalents:
 			done[m.key] = Verdict(m, EQUIVALENT, reason=equivalents[m.id])
 	for kind in [k for k in suites.KINDS if k in kinds]:
-		judged = {f: {j for j in js if has.get(j, {}).get(kind)}
-			  for f, js in everyone.items()}
+		suites_of_kind = judging(specs, kind, upstream_runs)
+		judged = {f: js & suites_of_kind for f, js in everyone.items()}
+		up = [s for s in theirs if kind == Kind.KSELFTEST]
+		upjudged = {f for f, js in judged.items() if any(s.name in js for s in up)}
 		todo = [m for m in mutants if judged.get(m.feature) and
-			(m.key not in done or done[m.key].status == SURVIVED)]
+			(m.key not in done or done[m.key].status == SURVIVED or
+			 done[m.key].status == KILLED and m.feature in upjudged)]
 		if not todo:
 			continue
 		features = sorted(set().union(*(judged[m.feature] for m in todo)))
@@ -689,10 +742,15 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		if not base.built:
 			raise KconformError(f'mutate: the kernel without mutants does not '
 					    f'build:\n{base.error}')
-		judge = Judge(owners, base)
-		for n, batch in enumerate(batches(todo, files_of, judged)):
+		judge = Judge(owners, base, up)
+		# features whose judges name one upstream test (cgroup_iter) are
+		# never one batch either: its case would judge both
+		apart = {f: js | {f'{suites.UPSTREAM}:{sel.partition("/")[0]}'
+				  for s in up if s.name in js for sel in s.upstream}
+			 for f, js in judged.items()}
+		for n, batch in enumerate(batches(todo, files_of, apart)):
 			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
-				done[v.mutant.key] = v
+				done[v.mutant.key] = _merged(done.get(v.mutant.key), v)
 	return [done[m.key] for m in mutants if m.key in done]
 
 
