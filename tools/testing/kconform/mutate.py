@@ -805,13 +805,17 @@ def outcome(path: Path) -> Outcome:
 	return Outcome(True, cases, '\n'.join(errors))
 
 
-def load_baseline(path: Path, kinds: Sequence[str]) -> Outcome:
+def load_baseline(path: Path, kinds: Sequence[str], upstream_runs: bool = False) -> Outcome:
 	"""--baseline: a run without mutants (a mutate run's
-	runs/<kind>-baseline/results.json) with cases of every kind judged."""
+	runs/<kind>-baseline/results.json) with cases of every kind judged,
+	and upstream's when they judge (a failure the baseline lacks would
+	count as a kill)."""
 	got = outcome(path)
 	if not got.built:
 		raise InputError(f'--baseline {path}: not a built run: {got.error}')
 	missing = [k for k in kinds if not any(c[0] == k for c in got.cases)]
+	if upstream_runs and not any(_theirs(c) for c in got.cases):
+		missing.append(f'{suites.UPSTREAM} (a variant that runs upstream\'s tests)')
 	if missing:
 		raise InputError(f'--baseline {path}: no {"/".join(missing)} cases')
 	return got
@@ -866,20 +870,71 @@ def scores(verdicts: Sequence[Verdict]) -> Dict[str, Dict[str, object]]:
 	return out
 
 
+# the by-suite table's columns: which side's cases killed a mutant that
+# both judged (ours: the status; upstream's: Verdict.upstream)
+SIDES = {(True, False): 'ours_only', (False, True): 'upstream_only',
+	 (True, True): 'both', (False, False): 'neither'}
+
+
+def by_suite(verdicts: Sequence[Verdict]) -> Dict[str, Dict[str, int]]:
+	"""feature -> how many of its mutants that upstream's tests judged
+	too each side killed (SIDES)."""
+	out: Dict[str, Dict[str, int]] = {}
+	for v in verdicts:
+		if v.upstream is not None and v.status in (KILLED, SURVIVED):
+			side = SIDES[(v.status == KILLED, bool(v.upstream))]
+			out.setdefault(v.mutant.feature, dict.fromkeys(SIDES.values(), 0))[side] += 1
+	return out
+
+
+def upstream_only(verdicts: Sequence[Verdict]) -> List[Verdict]:
+	"""The mutants upstream's tests kill and ours do not: each needs a
+	case of ours."""
+	return [v for v in verdicts if v.status == SURVIVED and v.upstream]
+
+
+def _table(rows: Sequence[Sequence[str]]) -> List[str]:
+	"""Rows in columns, the first left-aligned, the others right."""
+	width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+	return ['  '.join(r[0].ljust(width[0]) if i == 0 else r[i].rjust(width[i])
+			  for i in range(len(r))) for r in rows]
+
+
+def by_suite_lines(verdicts: Sequence[Verdict], why_none: str) -> List[str]:
+	"""mutate.txt's section "by suite": why there is none, or per feature
+	its mutants by the side that killed them and the list of those only
+	upstream's tests kill."""
+	if why_none:
+		return [f'by suite (ours, upstream\'s): none: {why_none}']
+	table = by_suite(verdicts)
+	if not table:
+		return ['by suite (ours, upstream\'s): none: no mutant of a suite '
+			'that names upstream tests was judged']
+	out = ['by suite (ours, upstream\'s): which side killed the mutants both judged']
+	out += _table([('feature', 'judged', *(c.replace('_', ' ') for c in SIDES.values()))] +
+		      [(f, str(sum(n.values())), *(str(n[c]) for c in SIDES.values()))
+		       for f, n in table.items()])
+	only = upstream_only(verdicts)
+	if only:
+		out.append('killed by upstream\'s only (each needs a case of ours):')
+	out += [f'  {v.mutant.id} [{v.mutant.feature}, {v.mutant.function}]: '
+		+ ', '.join(v.upstream or []) for v in only]
+	return out
+
+
 def lines(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
-	  head: str, generated: Dict[str, int], stale: Sequence[str]) -> List[str]:
-	"""mutate.txt, also the summary's section."""
+	  head: str, generated: Dict[str, int], stale: Sequence[str],
+	  why_no_table: str = '') -> List[str]:
+	"""mutate.txt, also the summary's section; why_no_table: why upstream's
+	tests judged nothing ('' if they may have)."""
 	table = scores(verdicts)
 	out = ['', f'== mutation testing: {head}']
 	cols = ('feature', 'generated', 'run', KILLED, SURVIVED, STILLBORN, EQUIVALENT, 'score')
-	rows = [cols] + [(f, str(generated.get(f, 0)),
-			  str(sum(int(str(t[s])) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT))),
-			  *(str(t[s]) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)),
-			  '-' if t['score'] is None else f'{t["score"]:.0f} %')
-			 for f, t in table.items()]
-	width = [max(len(r[i]) for r in rows) for i in range(len(cols))]
-	out += ['  '.join(r[0].ljust(width[0]) if i == 0 else r[i].rjust(width[i])
-			  for i in range(len(cols))) for r in rows]
+	out += _table([cols] + [(f, str(generated.get(f, 0)),
+				 str(sum(int(str(t[s])) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT))),
+				 *(str(t[s]) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)),
+				 '-' if t['score'] is None else f'{t["score"]:.0f} %')
+				for f, t in table.items()])
 	surv = [v for v in verdicts if v.status == SURVIVED]
 	if surv:
 		out.append('survivors (the line, why, the mutant):')
@@ -897,15 +952,22 @@ def lines(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
 				(f': {v.reason}' if v.reason else '') for v in these]
 	if stale:
 		out.append('equivalents that match no mutant any more: ' + ', '.join(stale))
-	return out
+	return out + by_suite_lines(verdicts, why_no_table)
 
 
 def to_json(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
-	    meta: Dict[str, object]) -> Dict[str, object]:
-	return {**meta, 'features': scores(verdicts), 'mutants': [{
+	    meta: Dict[str, object], why_no_table: str = '') -> Dict[str, object]:
+	return {**meta, 'features': scores(verdicts), 'by_suite': {
+		'none': why_no_table,
+		'features': {} if why_no_table else by_suite(verdicts),
+		'upstream_only': [{'id': v.mutant.id, 'feature': v.mutant.feature,
+				   'file': v.mutant.file, 'line': v.mutant.line,
+				   'upstream': v.upstream} for v in upstream_only(verdicts)],
+	}, 'mutants': [{
 		'id': v.mutant.id, 'feature': v.mutant.feature,
 		'function': v.mutant.function, 'operator': v.mutant.operator,
 		'verdict': v.status, 'killed_by': v.by, 'note': v.note,
+		'killed_by_upstream': v.upstream,
 		'reason': v.reason, 'diff': v.mutant.diff,
 		**({'survived': why_survived(infos, v.mutant)} if v.status == SURVIVED else {}),
 	} for v in verdicts]}
@@ -956,7 +1018,16 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	if args.mutant and args.per_feature is not None:
 		raise InputError('--mutant and --per-feature: one or the other')
 	equivalents = load_equivalents(Path(args.equivalents))
-	baseline = load_baseline(Path(args.baseline), kinds) if args.baseline else None
+	# upstream's tests judge too on a variant that runs them (the
+	# by-suite table); the score stays ours (Verdict)
+	why_no_table = (
+		f'variant {args.variant} runs no upstream tests (variants.toml upstream '
+		'= false); --variant default does' if not inputs.variant_of(args).upstream
+		else '--kind kunit: upstream\'s tests run in the kselftest boot'
+		if Kind.KSELFTEST not in kinds else '')
+	upstream_runs = not why_no_table
+	baseline = load_baseline(Path(args.baseline), kinds, upstream_runs) \
+		if args.baseline else None
 	out = Path(args.out).resolve()
 	out.mkdir(parents=True, exist_ok=True)
 	# the tree the mutants are made from: the series on the pristine tree,
@@ -967,8 +1038,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	wanted = targets(repo, src.tree, seeds if seeds.is_dir() else None, specs)
 	# the features a suite of these kinds judges
 	judged = judges(specs, {f: {t.file for t in ts} for f, ts in wanted.items()})
-	kinded = {s.name for s in specs if any(k == 'kunit' and s.kunit or
-					       k == 'kselftest' and s.kselftest for k in kinds)}
+	kinded = set().union(*(judging(specs, k, upstream_runs) for k in kinds))
 	everyone = generate(src.tree, wanted)
 	# an equivalent is stale when no feature has its mutant, whatever
 	# --feature and --kind pick
@@ -985,7 +1055,8 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		return 0
 	runner = KernelRunner(main, out, args.variant, shlex.split(args.run_args))
 	files_of = {f: {t.file for t in ts} for f, ts in wanted.items()}
-	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline)
+	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline,
+			   upstream_runs)
 	wall = round(time.monotonic() - start, 1)
 	infos = load_coverage(Path(args.coverage))
 	head = (f'variant {args.variant}, kinds {"+".join(kinds)}, '
@@ -994,13 +1065,13 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		   if args.per_feature else 'every mutant')
 		+ (f', baseline {args.baseline}' if args.baseline else '')
 		+ f', {runner.runs} builds and boots, {wall:.0f} s')
-	text = lines(verdicts, infos, head, generated, stale)
+	text = lines(verdicts, infos, head, generated, stale, why_no_table)
 	(out / 'mutate.txt').write_text('\n'.join(text) + '\n')
 	(out / 'mutate.json').write_text(json.dumps(to_json(verdicts, infos, {
 		'variant': args.variant, 'kinds': kinds, 'seed': args.seed,
 		'per_feature': args.per_feature, 'generated': generated,
-		'runs': runner.runs, 'wall_s': wall, 'stale_equivalents': stale}),
-		indent=1) + '\n')
+		'runs': runner.runs, 'wall_s': wall, 'stale_equivalents': stale},
+		why_no_table), indent=1) + '\n')
 	base = [out / 'runs' / f'{k}-baseline' / 'summary.txt' for k in kinds]
 	summary: List[str] = next((b.read_text().splitlines() for b in base
 				   if b.exists()), [])
