@@ -33,6 +33,13 @@ time; alone, such a report kills its mutant (a dropped put judged by
 kmemleak). KUnit boots come first; a survivor of a feature with a
 kselftest target then goes to the guest boot.
 
+On a variant that runs upstream's tests (issue 31), the guest boot judges
+the mutants by them too: an upstream case is the features' whose
+selectors match it, and a mutant whose judges name upstream tests goes
+there even when KUnit killed it, so that mutate.txt's "by suite" tells
+ours only, upstream's only, both and neither apart. A verdict's status
+(the score) stays ours; its `upstream` lists upstream's killing cases.
+
 mutants-equivalent.toml lists mutants that cannot change behaviour,
 each with its reason: they are counted apart, never run.
 """
