@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
-from . import coverage, fixes, gate, inputs, suites, tomlfile, tree, upstream
+from . import coverage, fixes, gate, guest, inputs, suites, tomlfile, tree, upstream
 from .model import BAD, InputError, KconformError, Kind, Status
 
 OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
@@ -1012,6 +1012,17 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 		       help='more options for each run, one string')
 
 
+def no_table(variant: guest.Variant, kinds: Sequence[str]) -> str:
+	"""Why upstream's tests judge no mutant of a mutate run ('' when
+	they do): the by-suite table needs a kselftest boot that runs them."""
+	if not variant.upstream:
+		return (f'variant {variant.name} runs no upstream tests (variants.toml '
+			'upstream = false); --variant default does')
+	if Kind.KSELFTEST not in kinds:
+		return '--kind kunit: upstream\'s tests run in the kselftest boot'
+	return ''
+
+
 def command(args: argparse.Namespace, repo: Path, cache: Path,
 	    main: Callable[[Sequence[str]], int]) -> int:
 	start = time.monotonic()
@@ -1027,11 +1038,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	equivalents = load_equivalents(Path(args.equivalents))
 	# upstream's tests judge too on a variant that runs them (the
 	# by-suite table); the score stays ours (Verdict)
-	why_no_table = (
-		f'variant {args.variant} runs no upstream tests (variants.toml upstream '
-		'= false); --variant default does' if not inputs.variant_of(args).upstream
-		else '--kind kunit: upstream\'s tests run in the kselftest boot'
-		if Kind.KSELFTEST not in kinds else '')
+	why_no_table = no_table(inputs.variant_of(args), kinds)
 	upstream_runs = not why_no_table
 	baseline = load_baseline(Path(args.baseline), kinds, upstream_runs) \
 		if args.baseline else None

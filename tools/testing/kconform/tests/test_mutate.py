@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 from typing import Dict, List, Sequence, Set, Tuple
 
-from kconform import coverage, mutate, report, suites
+from kconform import coverage, guest, mutate, report, suites
 from kconform.model import Case, InputError, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data' / 'mutate'
@@ -395,7 +395,11 @@ class UpstreamTest(unittest.TestCase):
 		# KUnit's kill is final; a's mutant never boots the guest
 		self.assertEqual(runner.calls[-2:], [('kselftest', []), ('kselftest', ['b.c:1:rel:0'])])
 		self.assertEqual([v.upstream for v in got], [None, None])
-		why = 'variant debug runs no upstream tests'
+		variants = guest.variants(REPO)
+		self.assertEqual(mutate.no_table(variants['default'], ['kunit', 'kselftest']), '')
+		self.assertIn('--kind kunit', mutate.no_table(variants['default'], ['kunit']))
+		why = mutate.no_table(variants['debug'], ['kunit', 'kselftest'])
+		self.assertTrue(why.startswith('variant debug runs no upstream tests'), why)
 		text = mutate.lines(got, {}, 'head', {}, [], why)
 		self.assertEqual(text[-1], f"by suite (ours, upstream's): none: {why}")
 		self.assertEqual(mutate.to_json(got, {}, {}, why)['by_suite'],
