@@ -115,7 +115,8 @@ def _check_image(args: argparse.Namespace, extras: Sequence[Path],
 				 f'{", ".join(clash)} would change a kernel we build')
 
 
-def _variant(args: argparse.Namespace) -> guest.Variant:
+def variant_of(args: argparse.Namespace) -> guest.Variant:
+	"""--variant's entry of variants.toml; an unknown name is an error."""
 	known_variants = guest.variants(REPO)
 	variant = known_variants.get(getattr(args, 'variant', 'default'))
 	if variant is None:
@@ -146,7 +147,7 @@ def check(args: argparse.Namespace, registry: Sequence[suites.SuiteSpec]) -> Inp
 	known = gate.load_known(Path(args.known_issues))
 	extras = [patch_file(p) for p in getattr(args, 'patch', None) or []]
 	_check_tree(args)
-	variant = _variant(args)
+	variant = variant_of(args)
 	_check_image(args, extras, variant)
 	_check_numbers(args, variant)
 	selection = suites.selection(registry, args.suite or [], args.kind or [],

@@ -33,6 +33,13 @@ time; alone, such a report kills its mutant (a dropped put judged by
 kmemleak). KUnit boots come first; a survivor of a feature with a
 kselftest target then goes to the guest boot.
 
+On a variant that runs upstream's tests (issue 31), the guest boot judges
+the mutants by them too: an upstream case is the features' whose
+selectors match it, and a mutant whose judges name upstream tests goes
+there even when KUnit killed it, so that mutate.txt's "by suite" tells
+ours only, upstream's only, both and neither apart. A verdict's status
+(the score) stays ours; its `upstream` lists upstream's killing cases.
+
 mutants-equivalent.toml lists mutants that cannot change behaviour,
 each with its reason: they are counted apart, never run.
 """
@@ -40,6 +47,7 @@ each with its reason: they are counted apart, never run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import fnmatch
 import json
@@ -52,8 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
-from . import coverage, fixes, gate, suites, tomlfile, tree
-from .model import BAD, InputError, KconformError, Status
+from . import coverage, fixes, gate, guest, inputs, suites, tomlfile, tree, upstream
+from .model import BAD, InputError, KconformError, Kind, Status
 
 OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
 	     'flag', 'swap', 'put')
@@ -579,11 +587,17 @@ class Runner(Protocol):
 
 @dataclass
 class Verdict:
+	"""A mutant's fate. Its status is our suites' verdict (killed: a case
+	of ours killed it), the score's and issue 30's target; upstream's
+	tests say theirs apart (a mutant they kill and ours do not survives)."""
 	mutant: Mutant
 	status: str
-	by: List[str] = field(default_factory=list)	# the cases that killed it
+	by: List[str] = field(default_factory=list)	# our cases that killed it
 	note: str = ''
 	reason: str = ''			# equivalent: why
+	# upstream's cases that killed it; None: upstream's tests did not
+	# judge it (a variant without them, no selectors among its judges)
+	upstream: Optional[List[str]] = None
 
 
 def judges(specs: Sequence[suites.SuiteSpec],
@@ -592,6 +606,19 @@ def judges(specs: Sequence[suites.SuiteSpec],
 	every suite that requires one of its files."""
 	return {f: {f} | {s.name for s in specs if {r[0] for r in s.requires} & files}
 		for f, files in files_of.items()}
+
+
+def judging(specs: Sequence[suites.SuiteSpec], kind: str, upstream_runs: bool) -> Set[str]:
+	"""The suites with cases of a kind: KUnit suites, kselftest targets
+	and, when the variant runs upstream's tests (in the kselftest boot),
+	the suites that name some."""
+	return {s.name for s in specs if s.names(kind) or
+		kind == Kind.KSELFTEST and upstream_runs and bool(s.upstream)}
+
+
+def _theirs(k: Key) -> bool:
+	"""Is it a case of upstream's tests?"""
+	return (k[0], k[1]) == (Kind.KSELFTEST, suites.UPSTREAM)
 
 
 def batches(mutants: Sequence[Mutant], files_of: Dict[str, Set[str]],
@@ -619,6 +646,17 @@ class Judge:
 	"""Which new bad cases a run has, and whose they are."""
 	owners: Dict[Tuple[str, str], str]
 	baseline: Outcome
+	# the suites whose upstream tests the boot runs (their selectors
+	# attribute upstream's cases); none in a KUnit boot
+	upstream: Sequence[suites.SuiteSpec] = ()
+
+	def of(self, k: Key) -> Set[str]:
+		"""The features a case is of: its suite's; an upstream case's,
+		those whose selectors match it (cgroup_iter: two)."""
+		if _theirs(k):
+			return {s.name for s in self.upstream if upstream.of_feature(s, k[2])}
+		owner = self.owners.get((k[0], k[1]))
+		return {owner} if owner else set()
 
 	def new_bad(self, got: Outcome, kind: str, features: Set[str]) -> Dict[Key, Status]:
 		out = {k: s for k, s in got.cases.items()
@@ -626,9 +664,14 @@ class Judge:
 		for k, s in self.baseline.cases.items():
 			# a case that passed and is gone: its suite did not finish
 			if k not in got.cases and s not in BAD and k[0] == kind and \
-					self.owners.get((k[0], k[1])) in features:
+					self.of(k) & features:
 				out[k] = Status.CRASH
 		return out
+
+
+def _names(keys: Iterable[Key], theirs: bool) -> List[str]:
+	"""Our cases (or upstream's) among keys, as kind:suite:case."""
+	return sorted(':'.join(k) for k in keys if _theirs(k) == theirs)
 
 
 def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
@@ -647,41 +690,58 @@ def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
 		return evaluate(batch[:half], kind, run, judge, tag + 'a', judged) + \
 			evaluate(batch[half:], kind, run, judge, tag + 'b', judged)
 	new = judge.new_bad(got, kind, set(features))
-	outside = [k for k in new if judge.owners.get((k[0], k[1])) not in features]
+	outside = [k for k in new if not judge.of(k) & set(features)]
 	if len(batch) > 1 and (outside or any(s in (Status.CRASH, Status.TIMEOUT)
 					      for s in new.values())):
 		return [v for i, m in enumerate(batch)
 			for v in evaluate([m], kind, run, judge, f'{tag}-{i}', judged)]
 	out = []
 	for m in batch:
-		mine = sorted(':'.join(k) for k in new
-			      if judge.owners.get((k[0], k[1])) in of(m))
-		alone = sorted(':'.join(k) for k in outside) if len(batch) == 1 else []
-		out.append(Verdict(m, KILLED if mine or alone else SURVIVED, mine + alone,
-				   'a report outside its suites' if alone and not mine else ''))
+		mine = [k for k in new if judge.of(k) & of(m)]
+		alone = outside if len(batch) == 1 else []
+		ours = _names(mine, False) + _names(alone, False)
+		theirs = _names(mine, True) + _names(alone, True)
+		judged_up = theirs or any(s.name in of(m) for s in judge.upstream)
+		out.append(Verdict(m, KILLED if ours else SURVIVED, ours,
+				   'a report outside its suites' if alone and not mine else '',
+				   upstream=theirs if judged_up else None))
 	return out
+
+
+def _merged(before: Optional[Verdict], after: Verdict) -> Verdict:
+	"""A mutant's verdict after the guest boot: one that KUnit killed
+	(it went there for upstream's tests) stays killed by those cases."""
+	if before is None or before.status != KILLED:
+		return after
+	return dataclasses.replace(after, status=KILLED, by=before.by + after.by,
+				   note=before.note or after.note)
 
 
 def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
 	    run: Runner, files_of: Dict[str, Set[str]],
-	    baseline: Optional[Outcome] = None) -> List[Verdict]:
+	    baseline: Optional[Outcome] = None, upstream_runs: bool = False) -> List[Verdict]:
 	"""Every mutant's verdict: KUnit boots first, then the survivors
 	that a suite with a kselftest target judges, in the guest boot.
-	baseline: an earlier run without mutants instead of a new one."""
+	baseline: an earlier run without mutants instead of a new one.
+	upstream_runs: the variant runs upstream's tests in the guest boot;
+	they judge the mutants of the suites naming them, those KUnit killed
+	too (else "both" could not be told from "ours only")."""
 	owners = _owners(specs)
-	has = {s.name: {'kunit': bool(s.kunit), 'kselftest': bool(s.kselftest)}
-	       for s in specs}
+	theirs = [s for s in specs if upstream_runs and s.upstream]
 	everyone = judges(specs, files_of)
 	done: Dict[str, Verdict] = {}
 	for m in mutants:
 		if m.id in equivalents:
 			done[m.key] = Verdict(m, EQUIVALENT, reason=equivalents[m.id])
 	for kind in [k for k in suites.KINDS if k in kinds]:
-		judged = {f: {j for j in js if has.get(j, {}).get(kind)}
-			  for f, js in everyone.items()}
+		suites_of_kind = judging(specs, kind, upstream_runs)
+		judged = {f: js & suites_of_kind for f, js in everyone.items()}
+		up = [s for s in theirs if kind == Kind.KSELFTEST]
+		upjudged = {f for f, js in judged.items() if any(s.name in js for s in up)}
 		todo = [m for m in mutants if judged.get(m.feature) and
-			(m.key not in done or done[m.key].status == SURVIVED)]
+			(m.key not in done or done[m.key].status == SURVIVED or
+			 done[m.key].status == KILLED and m.feature in upjudged)]
 		if not todo:
 			continue
 		features = sorted(set().union(*(judged[m.feature] for m in todo)))
@@ -689,10 +749,15 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		if not base.built:
 			raise KconformError(f'mutate: the kernel without mutants does not '
 					    f'build:\n{base.error}')
-		judge = Judge(owners, base)
-		for n, batch in enumerate(batches(todo, files_of, judged)):
+		judge = Judge(owners, base, up)
+		# features whose judges name one upstream test (cgroup_iter) are
+		# never one batch either: its case would judge both
+		apart = {f: js | {f'{suites.UPSTREAM}:{sel.partition("/")[0]}'
+				  for s in up if s.name in js for sel in s.upstream}
+			 for f, js in judged.items()}
+		for n, batch in enumerate(batches(todo, files_of, apart)):
 			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
-				done[v.mutant.key] = v
+				done[v.mutant.key] = _merged(done.get(v.mutant.key), v)
 	return [done[m.key] for m in mutants if m.key in done]
 
 
@@ -747,13 +812,17 @@ def outcome(path: Path) -> Outcome:
 	return Outcome(True, cases, '\n'.join(errors))
 
 
-def load_baseline(path: Path, kinds: Sequence[str]) -> Outcome:
+def load_baseline(path: Path, kinds: Sequence[str], upstream_runs: bool = False) -> Outcome:
 	"""--baseline: a run without mutants (a mutate run's
-	runs/<kind>-baseline/results.json) with cases of every kind judged."""
+	runs/<kind>-baseline/results.json) with cases of every kind judged,
+	and upstream's when they judge (a failure the baseline lacks would
+	count as a kill)."""
 	got = outcome(path)
 	if not got.built:
 		raise InputError(f'--baseline {path}: not a built run: {got.error}')
 	missing = [k for k in kinds if not any(c[0] == k for c in got.cases)]
+	if upstream_runs and not any(_theirs(c) for c in got.cases):
+		missing.append(f'{suites.UPSTREAM} (a variant that runs upstream\'s tests)')
 	if missing:
 		raise InputError(f'--baseline {path}: no {"/".join(missing)} cases')
 	return got
@@ -808,20 +877,71 @@ def scores(verdicts: Sequence[Verdict]) -> Dict[str, Dict[str, object]]:
 	return out
 
 
+# the by-suite table's columns: which side's cases killed a mutant that
+# both judged (ours: the status; upstream's: Verdict.upstream)
+SIDES = {(True, False): 'ours_only', (False, True): 'upstream_only',
+	 (True, True): 'both', (False, False): 'neither'}
+
+
+def by_suite(verdicts: Sequence[Verdict]) -> Dict[str, Dict[str, int]]:
+	"""feature -> how many of its mutants that upstream's tests judged
+	too each side killed (SIDES)."""
+	out: Dict[str, Dict[str, int]] = {}
+	for v in verdicts:
+		if v.upstream is not None and v.status in (KILLED, SURVIVED):
+			side = SIDES[(v.status == KILLED, bool(v.upstream))]
+			out.setdefault(v.mutant.feature, dict.fromkeys(SIDES.values(), 0))[side] += 1
+	return out
+
+
+def upstream_only(verdicts: Sequence[Verdict]) -> List[Verdict]:
+	"""The mutants upstream's tests kill and ours do not: each needs a
+	case of ours."""
+	return [v for v in verdicts if v.status == SURVIVED and v.upstream]
+
+
+def _table(rows: Sequence[Sequence[str]]) -> List[str]:
+	"""Rows in columns, the first left-aligned, the others right."""
+	width = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+	return ['  '.join(r[0].ljust(width[0]) if i == 0 else r[i].rjust(width[i])
+			  for i in range(len(r))) for r in rows]
+
+
+def by_suite_lines(verdicts: Sequence[Verdict], why_none: str) -> List[str]:
+	"""mutate.txt's section "by suite": why there is none, or per feature
+	its mutants by the side that killed them and the list of those only
+	upstream's tests kill."""
+	if why_none:
+		return [f'by suite (ours, upstream\'s): none: {why_none}']
+	table = by_suite(verdicts)
+	if not table:
+		return ['by suite (ours, upstream\'s): none: no mutant of a suite '
+			'that names upstream tests was judged']
+	out = ['by suite (ours, upstream\'s): which side killed the mutants both judged']
+	out += _table([('feature', 'judged', *(c.replace('_', ' ') for c in SIDES.values()))] +
+		      [(f, str(sum(n.values())), *(str(n[c]) for c in SIDES.values()))
+		       for f, n in table.items()])
+	only = upstream_only(verdicts)
+	if only:
+		out.append('killed by upstream\'s only (each needs a case of ours):')
+	out += [f'  {v.mutant.id} [{v.mutant.feature}, {v.mutant.function}]: '
+		+ ', '.join(v.upstream or []) for v in only]
+	return out
+
+
 def lines(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
-	  head: str, generated: Dict[str, int], stale: Sequence[str]) -> List[str]:
-	"""mutate.txt, also the summary's section."""
+	  head: str, generated: Dict[str, int], stale: Sequence[str],
+	  why_no_table: str = '') -> List[str]:
+	"""mutate.txt, also the summary's section; why_no_table: why upstream's
+	tests judged nothing ('' if they may have)."""
 	table = scores(verdicts)
 	out = ['', f'== mutation testing: {head}']
 	cols = ('feature', 'generated', 'run', KILLED, SURVIVED, STILLBORN, EQUIVALENT, 'score')
-	rows = [cols] + [(f, str(generated.get(f, 0)),
-			  str(sum(int(str(t[s])) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT))),
-			  *(str(t[s]) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)),
-			  '-' if t['score'] is None else f'{t["score"]:.0f} %')
-			 for f, t in table.items()]
-	width = [max(len(r[i]) for r in rows) for i in range(len(cols))]
-	out += ['  '.join(r[0].ljust(width[0]) if i == 0 else r[i].rjust(width[i])
-			  for i in range(len(cols))) for r in rows]
+	out += _table([cols] + [(f, str(generated.get(f, 0)),
+				 str(sum(int(str(t[s])) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT))),
+				 *(str(t[s]) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)),
+				 '-' if t['score'] is None else f'{t["score"]:.0f} %')
+				for f, t in table.items()])
 	surv = [v for v in verdicts if v.status == SURVIVED]
 	if surv:
 		out.append('survivors (the line, why, the mutant):')
@@ -839,15 +959,22 @@ def lines(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
 				(f': {v.reason}' if v.reason else '') for v in these]
 	if stale:
 		out.append('equivalents that match no mutant any more: ' + ', '.join(stale))
-	return out
+	return out + by_suite_lines(verdicts, why_no_table)
 
 
 def to_json(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
-	    meta: Dict[str, object]) -> Dict[str, object]:
-	return {**meta, 'features': scores(verdicts), 'mutants': [{
+	    meta: Dict[str, object], why_no_table: str = '') -> Dict[str, object]:
+	return {**meta, 'features': scores(verdicts), 'by_suite': {
+		'none': why_no_table,
+		'features': {} if why_no_table else by_suite(verdicts),
+		'upstream_only': [{'id': v.mutant.id, 'feature': v.mutant.feature,
+				   'file': v.mutant.file, 'line': v.mutant.line,
+				   'upstream': v.upstream} for v in upstream_only(verdicts)],
+	}, 'mutants': [{
 		'id': v.mutant.id, 'feature': v.mutant.feature,
 		'function': v.mutant.function, 'operator': v.mutant.operator,
 		'verdict': v.status, 'killed_by': v.by, 'note': v.note,
+		'killed_by_upstream': v.upstream,
 		'reason': v.reason, 'diff': v.mutant.diff,
 		**({'survived': why_survived(infos, v.mutant)} if v.status == SURVIVED else {}),
 	} for v in verdicts]}
@@ -885,6 +1012,17 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 		       help='more options for each run, one string')
 
 
+def no_table(variant: guest.Variant, kinds: Sequence[str]) -> str:
+	"""Why upstream's tests judge no mutant of a mutate run ('' when
+	they do): the by-suite table needs a kselftest boot that runs them."""
+	if not variant.upstream:
+		return (f'variant {variant.name} runs no upstream tests (variants.toml '
+			'upstream = false); --variant default does')
+	if Kind.KSELFTEST not in kinds:
+		return '--kind kunit: upstream\'s tests run in the kselftest boot'
+	return ''
+
+
 def command(args: argparse.Namespace, repo: Path, cache: Path,
 	    main: Callable[[Sequence[str]], int]) -> int:
 	start = time.monotonic()
@@ -898,7 +1036,12 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	if args.mutant and args.per_feature is not None:
 		raise InputError('--mutant and --per-feature: one or the other')
 	equivalents = load_equivalents(Path(args.equivalents))
-	baseline = load_baseline(Path(args.baseline), kinds) if args.baseline else None
+	# upstream's tests judge too on a variant that runs them (the
+	# by-suite table); the score stays ours (Verdict)
+	why_no_table = no_table(inputs.variant_of(args), kinds)
+	upstream_runs = not why_no_table
+	baseline = load_baseline(Path(args.baseline), kinds, upstream_runs) \
+		if args.baseline else None
 	out = Path(args.out).resolve()
 	out.mkdir(parents=True, exist_ok=True)
 	# the tree the mutants are made from: the series on the pristine tree,
@@ -909,8 +1052,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	wanted = targets(repo, src.tree, seeds if seeds.is_dir() else None, specs)
 	# the features a suite of these kinds judges
 	judged = judges(specs, {f: {t.file for t in ts} for f, ts in wanted.items()})
-	kinded = {s.name for s in specs if any(k == 'kunit' and s.kunit or
-					       k == 'kselftest' and s.kselftest for k in kinds)}
+	kinded = set().union(*(judging(specs, k, upstream_runs) for k in kinds))
 	everyone = generate(src.tree, wanted)
 	# an equivalent is stale when no feature has its mutant, whatever
 	# --feature and --kind pick
@@ -927,7 +1069,8 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		return 0
 	runner = KernelRunner(main, out, args.variant, shlex.split(args.run_args))
 	files_of = {f: {t.file for t in ts} for f, ts in wanted.items()}
-	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline)
+	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline,
+			   upstream_runs)
 	wall = round(time.monotonic() - start, 1)
 	infos = load_coverage(Path(args.coverage))
 	head = (f'variant {args.variant}, kinds {"+".join(kinds)}, '
@@ -936,13 +1079,13 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		   if args.per_feature else 'every mutant')
 		+ (f', baseline {args.baseline}' if args.baseline else '')
 		+ f', {runner.runs} builds and boots, {wall:.0f} s')
-	text = lines(verdicts, infos, head, generated, stale)
+	text = lines(verdicts, infos, head, generated, stale, why_no_table)
 	(out / 'mutate.txt').write_text('\n'.join(text) + '\n')
 	(out / 'mutate.json').write_text(json.dumps(to_json(verdicts, infos, {
 		'variant': args.variant, 'kinds': kinds, 'seed': args.seed,
 		'per_feature': args.per_feature, 'generated': generated,
-		'runs': runner.runs, 'wall_s': wall, 'stale_equivalents': stale}),
-		indent=1) + '\n')
+		'runs': runner.runs, 'wall_s': wall, 'stale_equivalents': stale},
+		why_no_table), indent=1) + '\n')
 	base = [out / 'runs' / f'{k}-baseline' / 'summary.txt' for k in kinds]
 	summary: List[str] = next((b.read_text().splitlines() for b in base
 				   if b.exists()), [])

@@ -423,6 +423,12 @@ def _matches(case: str, selector: str) -> bool:
 	return any(fnmatch.fnmatchcase(f'{PROGRAM}:{name}', g) for g in _globs(selector))
 
 
+def of_feature(spec: SuiteSpec, case: str) -> bool:
+	"""Is a case of suite `upstream` one of the feature's (matched by one
+	of its selectors)?"""
+	return any(_matches(case, sel) for sel in spec.upstream)
+
+
 def _counts(cases: Sequence[Case]) -> str:
 	return ', '.join(f'{sum(1 for c in cases if c.status == s)} {s.value}'
 			 for s in (Status.PASS, Status.FAIL, Status.SKIP))
@@ -450,7 +456,7 @@ def side_by_side(specs: Sequence[SuiteSpec], results: Sequence[Suite],
 			continue
 		ours = [c for s in results for c in s.cases
 			if s.name in spec.names(s.kind) and s.kind != Kind.BENCH]
-		up = [c for c in theirs if any(_matches(c.name, sel) for sel in spec.upstream)]
+		up = [c for c in theirs if of_feature(spec, c.name)]
 		out.append(f'   {spec.name}: ours {_counts(ours)}; upstream {_counts(up)}')
 		bad_ours = [c.name for c in ours if c.status in BAD and id(c) not in explained]
 		bad_up = [c.name for c in up if c.status in BAD and id(c) not in explained]

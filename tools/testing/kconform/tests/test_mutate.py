@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 from typing import Dict, List, Sequence, Set, Tuple
 
-from kconform import coverage, mutate, report, suites
+from kconform import coverage, guest, mutate, report, suites
 from kconform.model import Case, InputError, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data' / 'mutate'
@@ -290,6 +290,135 @@ class BatchTest(unittest.TestCase):
 		got = mutate.Outcome(True, {('kunit', 'a', 'x'): Status.FAIL})
 		self.assertEqual(judge.new_bad(got, 'kunit', {'a'}),
 				 {('kunit', 'a', 'y'): Status.CRASH})
+
+
+# upstream's tests (issue 31): a and c name some and have KUnit cases
+# only, b has a kselftest target too; each selector gives one case
+UP_SPECS = [suites.SuiteSpec('a', None, ('a',), None, upstream=('ta',)),
+	    suites.SuiteSpec('b', None, ('b',), 'b', upstream=('tb/x*',)),
+	    suites.SuiteSpec('c', None, ('c',), None, upstream=('tc',))]
+UP_A = ('kselftest', 'upstream', 'test_progs:ta/x1')
+
+
+class UpstreamRunner:
+	"""Each boot's suites' cases (KUnit, kselftest target) and, in the
+	kselftest boot, one case of upstream's per selector of the boot's
+	suites, as --suite picks them; a mutant fails the cases named for it."""
+
+	def __init__(self, fails: Dict[str, List[mutate.Key]],
+		     specs: Sequence[suites.SuiteSpec] = UP_SPECS) -> None:
+		self.fails, self.specs = fails, specs
+		self.calls: List[Tuple[str, List[str]]] = []
+
+	def __call__(self, mutants: Sequence[mutate.Mutant], kind: str,
+		     features: Sequence[str], tag: str) -> mutate.Outcome:
+		self.calls.append((kind, [m.id for m in mutants]))
+		specs = [s for s in self.specs if s.name in features]
+		cases = {(kind, n, 'case'): Status.PASS for s in specs for n in s.names(kind)}
+		if kind == 'kselftest':
+			cases.update({('kselftest', 'upstream', f'test_progs:{sel.split("/")[0]}/x1'):
+				      Status.PASS for s in specs for sel in s.upstream})
+		for m in mutants:
+			cases.update({k: Status.FAIL for k in self.fails.get(m.id, []) if k[0] == kind})
+		return mutate.Outcome(True, cases)
+
+
+class UpstreamTest(unittest.TestCase):
+	"""Ours and upstream's tests judge the same mutants (issue 31)."""
+
+	def run_up(self, fails: Dict[str, List[mutate.Key]], upstream_runs: bool = True,
+		   ms: Sequence[mutate.Mutant] = (fake('a', 1), fake('b', 1)),
+		   specs: Sequence[suites.SuiteSpec] = UP_SPECS
+		   ) -> Tuple[UpstreamRunner, List[mutate.Verdict]]:
+		runner = UpstreamRunner(fails, specs)
+		got = mutate.run_all(ms, ['kunit', 'kselftest'], specs, {}, runner,
+				     {m.feature: {m.file} for m in ms}, upstream_runs=upstream_runs)
+		return runner, got
+
+	def test_an_upstream_case_is_its_features_and_reruns_nothing(self) -> None:
+		# a has no kselftest target: its mutant goes to the kselftest boot
+		# for upstream's tests, whose case of a's selector judges it
+		runner, got = self.run_up({'a.c:1:rel:0': [UP_A]})
+		self.assertEqual(runner.calls, [('kunit', []), ('kunit', ['a.c:1:rel:0', 'b.c:1:rel:0']),
+						('kselftest', []),
+						('kselftest', ['a.c:1:rel:0', 'b.c:1:rel:0'])])
+		self.assertEqual([(v.mutant.id, v.status, v.by, v.upstream) for v in got], [
+			('a.c:1:rel:0', 'survived', [], ['kselftest:upstream:test_progs:ta/x1']),
+			('b.c:1:rel:0', 'survived', [], [])])
+
+	def test_a_mutant_kunit_killed_is_judged_by_upstreams_too(self) -> None:
+		runner, got = self.run_up({'a.c:1:rel:0': [('kunit', 'a', 'case'), UP_A],
+					   'b.c:1:rel:0': [('kunit', 'b', 'case')]})
+		self.assertEqual(runner.calls[-1], ('kselftest', ['a.c:1:rel:0', 'b.c:1:rel:0']))
+		self.assertEqual([(v.status, v.by, v.upstream) for v in got], [
+			('killed', ['kunit:a:case'], ['kselftest:upstream:test_progs:ta/x1']),
+			('killed', ['kunit:b:case'], [])])
+		none = {'ours_only': 0, 'upstream_only': 0, 'both': 0, 'neither': 0}
+		self.assertEqual(mutate.by_suite(got), {'a': {**none, 'both': 1},
+							'b': {**none, 'ours_only': 1}})
+		# the score stays ours: both killed
+		self.assertEqual(mutate.scores(got)['a']['score'], 100.0)
+
+	def test_a_mutant_only_upstreams_tests_kill_is_listed(self) -> None:
+		_, got = self.run_up({'a.c:1:rel:0': [UP_A]})
+		text = mutate.lines(got, {}, 'head', {'a': 1, 'b': 1}, [])
+		at = text.index("by suite (ours, upstream's): which side killed the mutants both judged")
+		self.assertEqual(text[at + 1:], [
+			'feature  judged  ours only  upstream only  both  neither',
+			'a             1          0              1     0        0',
+			'b             1          0              0     0        1',
+			"killed by upstream's only (each needs a case of ours):",
+			'  a.c:1:rel:0 [a, f]: kselftest:upstream:test_progs:ta/x1'])
+		doc = json.loads(json.dumps(mutate.to_json(got, {}, {})))
+		self.assertEqual(doc['by_suite']['upstream_only'], [{
+			'id': 'a.c:1:rel:0', 'feature': 'a', 'file': 'a.c', 'line': 1,
+			'upstream': ['kselftest:upstream:test_progs:ta/x1']}])
+		self.assertEqual(doc['by_suite']['features']['b']['neither'], 1)
+		self.assertEqual(doc['mutants'][0]['killed_by_upstream'],
+				 ['kselftest:upstream:test_progs:ta/x1'])
+
+	def test_an_upstream_case_of_a_feature_outside_the_batch_reruns_it(self) -> None:
+		# c's case in a boot of a's and b's suites: one mutant at a time;
+		# alone, it kills a's mutant as upstream's
+		up_c = ('kselftest', 'upstream', 'test_progs:tc/x1')
+		runner, got = self.run_up({'a.c:1:rel:0': [up_c]})
+		self.assertEqual(runner.calls[-3:], [('kselftest', ['a.c:1:rel:0', 'b.c:1:rel:0']),
+						     ('kselftest', ['a.c:1:rel:0']),
+						     ('kselftest', ['b.c:1:rel:0'])])
+		self.assertEqual([(v.status, v.by, v.upstream, v.note) for v in got], [
+			('survived', [], ['kselftest:upstream:test_progs:tc/x1'],
+			 'a report outside its suites'),
+			('survived', [], [], '')])
+
+	def test_a_variant_without_upstreams_tests_has_no_table(self) -> None:
+		runner, got = self.run_up({'a.c:1:rel:0': [('kunit', 'a', 'case'), UP_A]}, False)
+		# KUnit's kill is final; a's mutant never boots the guest
+		self.assertEqual(runner.calls[-2:], [('kselftest', []), ('kselftest', ['b.c:1:rel:0'])])
+		self.assertEqual([v.upstream for v in got], [None, None])
+		variants = guest.variants(REPO)
+		self.assertEqual(mutate.no_table(variants['default'], ['kunit', 'kselftest']), '')
+		self.assertIn('--kind kunit', mutate.no_table(variants['default'], ['kunit']))
+		why = mutate.no_table(variants['debug'], ['kunit', 'kselftest'])
+		self.assertTrue(why.startswith('variant debug runs no upstream tests'), why)
+		text = mutate.lines(got, {}, 'head', {}, [], why)
+		self.assertEqual(text[-1], f"by suite (ours, upstream's): none: {why}")
+		self.assertEqual(mutate.to_json(got, {}, {}, why)['by_suite'],
+				 {'none': why, 'features': {}, 'upstream_only': []})
+
+	def test_features_whose_selectors_name_one_test_are_never_one_batch(self) -> None:
+		specs = UP_SPECS + [suites.SuiteSpec('d', None, ('d',), None, upstream=('ta/x*',))]
+		runner, _ = self.run_up({}, ms=(fake('a', 1), fake('d', 1)), specs=specs)
+		self.assertEqual(runner.calls[-2:], [('kselftest', ['a.c:1:rel:0']),
+						     ('kselftest', ['d.c:1:rel:0'])])
+
+	def test_a_baseline_without_upstreams_cases_is_refused(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			p = Path(d) / 'results.json'
+			report.write_json(report.RunReport(kernel=report.KernelInfo(''), accel='tcg', suites=[
+				Suite('b', 'kselftest', [Case('one', Status.PASS)])]), p)
+			mutate.load_baseline(p, ['kselftest'])
+			with self.assertRaisesRegex(InputError, 'no upstream'):
+				mutate.load_baseline(p, ['kselftest'], True)
 
 
 class KernelRunnerTest(unittest.TestCase):
