@@ -91,12 +91,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 	return 0
 
 
-def _stopped(results: Dict[str, Any]) -> bool:
-	"""Did a signal end that run (a matrix or bisect stops then too)?"""
-	return any(str(e).startswith(('terminated by', 'interrupted'))
-		   for e in results.get('errors', []))
-
-
 def run_report(argv: Sequence[str], out: Path) -> Dict[str, Any]:
 	"""One run of `kconform run ARGV` (as results.json has it); a run
 	that cannot start leaves what its --out holds; one that refuses its
@@ -142,7 +136,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 			folder.mkdir(parents=True, exist_ok=True)
 			wall_file.write_text(json.dumps({'wall_s': wall}) + '\n')
 			print(f'kconform: matrix: {r} done in {wall:.0f} s', flush=True)
-			if _stopped(results[r]):
+			if report.stopped(results[r]):
 				print('kconform: matrix: stopped by a signal', flush=True)
 				return 1
 		else:
@@ -220,7 +214,7 @@ def _bisect_attempt(args: argparse.Namespace, wants: Callable[[str, str, str], b
 			walls[k, i] = round(time.monotonic() - begin, 1)
 			folder.mkdir(parents=True, exist_ok=True)
 			(folder / bisect.WALL).write_text(json.dumps({'wall_s': walls[k, i]}) + '\n')
-			if _stopped(got):
+			if report.stopped(got):
 				raise KconformError('bisect stopped by a signal')
 		v = bisect.attempt_verdict(got, wants)
 		print(f'kconform: bisect: step {k} attempt {i}: {v} '

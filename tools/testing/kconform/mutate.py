@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
-from . import coverage, fixes, gate, guest, inputs, suites, tomlfile, tree, upstream
+from . import coverage, fixes, gate, guest, inputs, report, suites, tomlfile, tree, upstream
 from .model import BAD, InputError, KconformError, Kind, Status
 
 OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
@@ -708,6 +708,88 @@ def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
 	return out
 
 
+JOURNAL = 'journal.jsonl'
+
+
+class Journal:
+	"""--out's journal.jsonl: what a run was (its first line: variant,
+	series digest, run options) and each verdict per kind and baseline
+	as it comes, so that a run stopped by the end of a session or a
+	signal goes on where it stopped (the whole set is a night's work).
+	A journal of another tree or variant is set aside, as is any with
+	fresh, and a line that does not parse ends what is read (the run
+	was stopped while writing it)."""
+
+	def __init__(self, out: Path, context: Dict[str, object], fresh: bool) -> None:
+		self.path = out / JOURNAL
+		self.verdicts: Dict[Tuple[str, str], Dict[str, object]] = {}
+		self.baselines: Dict[str, Outcome] = {}
+		lines = self.path.read_text().splitlines() if self.path.exists() else []
+		head = {'context': context}
+		if lines and (fresh or _json_line(lines[0]) != head):
+			old = self.path.with_name(JOURNAL + '.old')
+			self.path.replace(old)
+			print(f'kconform: mutate: {old.name}: the journal of '
+			      f'{"an earlier run" if fresh else "another tree, variant or options"}, '
+			      'set aside: every mutant is judged again', flush=True)
+			lines = []
+		if not lines:
+			self.path.write_text(json.dumps(head) + '\n')
+		for line in lines[1:]:
+			entry = _json_line(line)
+			if not isinstance(entry, dict):
+				break
+			if 'baseline' in entry:
+				self.baselines[str(entry['baseline'])] = Outcome(True, {
+					(str(c[0]), str(c[1]), str(c[2])): Status(str(c[3]))
+					for c in _list(entry.get('cases')) if isinstance(c, list)})
+			else:
+				self.verdicts[(str(entry['kind']), str(entry['mutant']))] = entry
+		if self.verdicts:
+			print(f'kconform: mutate: {len(self.verdicts)} verdict(s) of a stopped run '
+			      f'of this tree in {self.path} are kept (--fresh judges them '
+			      'again)', flush=True)
+
+	def _append(self, entry: Dict[str, object]) -> None:
+		with self.path.open('a') as f:
+			f.write(json.dumps(entry, sort_keys=True) + '\n')
+
+	def verdict(self, kind: str, m: Mutant) -> Optional[Verdict]:
+		e = self.verdicts.get((kind, m.key))
+		if e is None or e.get('after') != m.after:
+			return None
+		up = e.get('upstream')
+		return Verdict(m, str(e['status']), [str(c) for c in _list(e.get('by'))],
+			       str(e.get('note', '')),
+			       upstream=None if up is None else [str(c) for c in _list(up)])
+
+	def add(self, kind: str, v: Verdict) -> None:
+		self._append({'kind': kind, 'mutant': v.mutant.key, 'after': v.mutant.after,
+			      'status': v.status, 'by': v.by, 'note': v.note,
+			      'upstream': v.upstream})
+
+	def baseline(self, kind: str) -> Optional[Outcome]:
+		"""This tree's baseline of kind, run before the stop."""
+		return self.baselines.get(kind)
+
+	def add_baseline(self, kind: str, base: Outcome) -> None:
+		if kind not in self.baselines:
+			self.baselines[kind] = base
+			self._append({'baseline': kind, 'cases': sorted(
+				[*k, s.value] for k, s in base.cases.items())})
+
+
+def _json_line(line: str) -> object:
+	try:
+		return json.loads(line)
+	except ValueError:
+		return None
+
+
+def _list(value: object) -> List[object]:
+	return list(value) if isinstance(value, list) else []
+
+
 def _merged(before: Optional[Verdict], after: Verdict) -> Verdict:
 	"""A mutant's verdict after the guest boot: one that KUnit killed
 	(it went there for upstream's tests) stays killed by those cases."""
@@ -720,13 +802,16 @@ def _merged(before: Optional[Verdict], after: Verdict) -> Verdict:
 def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
 	    run: Runner, files_of: Dict[str, Set[str]],
-	    baseline: Optional[Outcome] = None, upstream_runs: bool = False) -> List[Verdict]:
+	    baseline: Optional[Outcome] = None, upstream_runs: bool = False,
+	    journal: Optional[Journal] = None) -> List[Verdict]:
 	"""Every mutant's verdict: KUnit boots first, then the survivors
 	that a suite with a kselftest target judges, in the guest boot.
 	baseline: an earlier run without mutants instead of a new one.
 	upstream_runs: the variant runs upstream's tests in the guest boot;
 	they judge the mutants of the suites naming them, those KUnit killed
-	too (else "both" could not be told from "ours only")."""
+	too (else "both" could not be told from "ours only").
+	journal: the verdicts (and baselines) of an interrupted run of the
+	same tree, not judged again; each new one is added as it comes."""
 	owners = _owners(specs)
 	theirs = [s for s in specs if upstream_runs and s.upstream]
 	everyone = judges(specs, files_of)
@@ -742,13 +827,21 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		todo = [m for m in mutants if judged.get(m.feature) and
 			(m.key not in done or done[m.key].status == SURVIVED or
 			 done[m.key].status == KILLED and m.feature in upjudged)]
+		for m in todo:
+			had = journal.verdict(kind, m) if journal else None
+			if had is not None:
+				done[m.key] = _merged(done.get(m.key), had)
+		todo = [m for m in todo if not (journal and journal.verdict(kind, m))]
 		if not todo:
 			continue
 		features = sorted(set().union(*(judged[m.feature] for m in todo)))
-		base = baseline or run([], kind, features, f'{kind}-baseline')
+		base = baseline or (journal and journal.baseline(kind)) or \
+			run([], kind, features, f'{kind}-baseline')
 		if not base.built:
 			raise KconformError(f'mutate: the kernel without mutants does not '
 					    f'build:\n{base.error}')
+		if journal and not baseline:
+			journal.add_baseline(kind, base)
 		judge = Judge(owners, base, up)
 		# features whose judges name one upstream test (cgroup_iter) are
 		# never one batch either: its case would judge both
@@ -757,6 +850,8 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 			 for f, js in judged.items()}
 		for n, batch in enumerate(batches(todo, files_of, apart)):
 			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
+				if journal:
+					journal.add(kind, v)
 				done[v.mutant.key] = _merged(done.get(v.mutant.key), v)
 	return [done[m.key] for m in mutants if m.key in done]
 
@@ -803,6 +898,9 @@ def outcome(path: Path) -> Outcome:
 		data = json.loads(path.read_text())
 	except (OSError, ValueError) as e:
 		return Outcome(False, error=f'no results.json: {e}')
+	if report.stopped(data):
+		# what a stopped boot lacks is no kill: nothing of it is kept
+		raise KconformError(f'mutate: {path.parent.name} was stopped by a signal')
 	errors = [str(e) for e in data.get('errors', [])]
 	stillborn = [e for e in errors if e.startswith(('kernel build:', 'patch extra/'))]
 	if stillborn:
@@ -1010,6 +1108,9 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 	p.add_argument('--out', default=str(repo / 'results' / 'mutate'), metavar='DIR')
 	p.add_argument('--run-args', default='', metavar='ARGS',
 		       help='more options for each run, one string')
+	p.add_argument('--fresh', action='store_true',
+		       help='judge every mutant again, not only those a stopped run '
+		       'of the same tree left (--out\'s journal.jsonl)')
 
 
 def no_table(variant: guest.Variant, kinds: Sequence[str]) -> str:
@@ -1047,7 +1148,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	# the tree the mutants are made from: the series on the pristine tree,
 	# derived as a run derives it (and left for the runs to re-derive)
 	src = tree.debian_source(cache, out)
-	tree.derive(tree.Layout(repo), src, out)
+	digest, _ = tree.derive(tree.Layout(repo), src, out)
 	seeds = Path(args.seeds)
 	wanted = targets(repo, src.tree, seeds if seeds.is_dir() else None, specs)
 	# the features a suite of these kinds judges
@@ -1069,8 +1170,11 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		return 0
 	runner = KernelRunner(main, out, args.variant, shlex.split(args.run_args))
 	files_of = {f: {t.file for t in ts} for f, ts in wanted.items()}
+	journal = Journal(out, {'variant': args.variant, 'series': digest,
+				'run_args': args.run_args, 'baseline': args.baseline or ''},
+			  args.fresh)
 	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline,
-			   upstream_runs)
+			   upstream_runs, journal)
 	wall = round(time.monotonic() - start, 1)
 	infos = load_coverage(Path(args.coverage))
 	head = (f'variant {args.variant}, kinds {"+".join(kinds)}, '

@@ -195,6 +195,13 @@ def _case(c: Case) -> Dict[str, Any]:
 	return out
 
 
+def stopped(results: Mapping[str, Any]) -> bool:
+	"""Did a signal end that run (a matrix, bisect or mutate stops then
+	too)?"""
+	return any(str(e).startswith(('terminated by', 'interrupted'))
+		   for e in results.get('errors', []))
+
+
 def read(path: Path) -> Dict[str, Any]:
 	"""A results.json as written (or one with the error that kept it
 	from being read): the one reader of the files a run writes."""

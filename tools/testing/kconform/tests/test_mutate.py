@@ -4,6 +4,8 @@ the function scan, sampling, mutants-equivalent.toml, and the batching
 with a fake runner (no kernel)."""
 
 import argparse
+import contextlib
+import io
 import json
 import tempfile
 import unittest
@@ -11,7 +13,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Set, Tuple
 
 from kconform import coverage, guest, mutate, report, suites
-from kconform.model import Case, InputError, Status, Suite
+from kconform.model import Case, InputError, KconformError, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data' / 'mutate'
 REPO = Path(__file__).resolve().parents[4]
@@ -421,6 +423,75 @@ class UpstreamTest(unittest.TestCase):
 				mutate.load_baseline(p, ['kselftest'], True)
 
 
+class Stop(Exception):
+	"""The end of a session in the middle of a run."""
+
+
+class JournalTest(unittest.TestCase):
+	"""A run stopped between batches goes on where it stopped."""
+
+	CONTEXT: Dict[str, object] = {'variant': 'debug', 'series': 'abc'}
+
+	def run_twice(self, stop_after: int, context2: Dict[str, object],
+		      fresh: bool = False) -> Tuple[List[List[str]], List[mutate.Verdict], Path]:
+		"""Stop the first run at its stop_after-th build; the second
+		run's builds and verdicts."""
+		ms = [fake('a', 1), fake('b', 1), fake('a', 2), fake('b', 2)]
+		files = {m.feature: {m.file} for m in ms}
+		first = FakeRunner(set(), {'a.c:1:rel:0', 'b.c:2:rel:0'}, set())
+
+		def stopping(mutants: Sequence[mutate.Mutant], kind: str,
+			     features: Sequence[str], tag: str) -> mutate.Outcome:
+			if len(first.calls) == stop_after:
+				raise Stop()
+			return first(mutants, kind, features, tag)
+
+		d = Path(tempfile.mkdtemp())
+		with contextlib.redirect_stdout(io.StringIO()):
+			with self.assertRaises(Stop):
+				mutate.run_all(ms, ['kunit'], SPECS, {}, stopping, files,
+					       journal=mutate.Journal(d, self.CONTEXT, False))
+			second = FakeRunner(set(), {'a.c:1:rel:0', 'b.c:2:rel:0'}, set())
+			got = mutate.run_all(ms, ['kunit'], SPECS, {}, second, files,
+					     journal=mutate.Journal(d, context2, fresh))
+		return second.calls, got, d
+
+	def test_the_second_run_judges_only_what_the_first_left(self) -> None:
+		# the first run: its baseline and one batch (a.c:1, b.c:1), then
+		# the stop during the second batch
+		calls, got, _ = self.run_twice(2, self.CONTEXT)
+		self.assertEqual(calls, [['a.c:2:rel:0', 'b.c:2:rel:0']])
+		self.assertEqual([(v.mutant.id, v.status) for v in got], [
+			('a.c:1:rel:0', 'killed'), ('b.c:1:rel:0', 'survived'),
+			('a.c:2:rel:0', 'survived'), ('b.c:2:rel:0', 'killed')])
+		self.assertEqual(got[0].by, ['kunit:a:case'])
+
+	def test_another_tree_or_fresh_judges_everything_again(self) -> None:
+		other: Dict[str, object] = {'variant': 'debug', 'series': 'def'}
+		for context, fresh in ((other, False), (self.CONTEXT, True)):
+			calls, got, d = self.run_twice(2, context, fresh)
+			self.assertEqual(calls[0], [])		# a new baseline
+			self.assertEqual(len(calls), 3)
+			self.assertTrue((d / (mutate.JOURNAL + '.old')).exists())
+			self.assertEqual([v.status for v in got],
+					 ['killed', 'survived', 'survived', 'killed'])
+
+	def test_a_line_cut_short_by_the_stop_ends_what_is_read(self) -> None:
+		with tempfile.TemporaryDirectory() as d:
+			with contextlib.redirect_stdout(io.StringIO()):
+				j = mutate.Journal(Path(d), self.CONTEXT, False)
+				j.add('kunit', mutate.Verdict(fake('a', 1), 'killed', ['kunit:a:case']))
+				j.add('kunit', mutate.Verdict(fake('b', 1), 'survived'))
+				text = (Path(d) / mutate.JOURNAL).read_text()
+				(Path(d) / mutate.JOURNAL).write_text(text[:-20])
+				again = mutate.Journal(Path(d), self.CONTEXT, False)
+			self.assertIsNotNone(again.verdict('kunit', fake('a', 1)))
+			self.assertIsNone(again.verdict('kunit', fake('b', 1)))
+			# a mutant whose line changed is not the one judged
+			self.assertIsNone(again.verdict('kunit', mutate.Mutant(
+				'a', 'a.c', 1, 'rel', 0, 'f', 'x', 'y', '')))
+
+
 class KernelRunnerTest(unittest.TestCase):
 	"""The real runner's reading of a run's results.json."""
 
@@ -470,6 +541,11 @@ class KernelRunnerTest(unittest.TestCase):
 			got = r([demo_mutants()[0]], 'kunit', ['demo'], 'kunit-000')
 		self.assertFalse(got.built)
 		self.assertIn('no results.json', got.error)
+
+	def test_a_run_stopped_by_a_signal_judges_nothing(self) -> None:
+		s = Suite('demo', 'kunit', [Case('one', Status.PASS)])
+		with self.assertRaisesRegex(KconformError, 'stopped by a signal'):
+			self.run_with(['terminated by signal 15 (SIGTERM)'], [s])
 
 	def test_a_baseline_file_must_hold_the_judged_kinds(self) -> None:
 		with tempfile.TemporaryDirectory() as d:
