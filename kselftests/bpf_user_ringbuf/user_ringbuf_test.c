@@ -35,6 +35,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -915,6 +916,62 @@ TEST(nested_drain_ebusy)
 	EXPECT_EQ(0, u.skel->bss->nr_cb);
 	EXPECT_EQ(2 * ur_rec_size(16), ur_cons(&u));
 	ur_close(&u);
+}
+
+/* ---------------------------------------------------------------------- */
+/*
+ * A callback's dynptr is initialised (it points at the sample): a helper
+ * that initialises a dynptr must not be given it. 6.1.192 loads such a
+ * program; a record bpf_ringbuf_reserve_dynptr() reserves so is never
+ * submitted, and the kernel ring buffer's consumer stops at it for good.
+ * Upstream refuses it since 270605317366 (v6.2) with these words; so
+ * does the series' fix 0404.
+ */
+FIXTURE(reinit) {
+	int unused;
+};
+
+FIXTURE_VARIANT(reinit) {
+	const char *prog;
+};
+
+FIXTURE_VARIANT_ADD(reinit, from_mem) { .prog = "drain_reinit_mem" };
+
+FIXTURE_VARIANT_ADD(reinit, ringbuf_reserve) { .prog = "drain_reinit_ringbuf" };
+
+FIXTURE_SETUP(reinit)
+{
+}
+
+FIXTURE_TEARDOWN(reinit)
+{
+}
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+TEST_F(reinit, callback_dynptr_refused)
+{
+	static char log[1 << 20];
+	struct user_ringbuf *skel;
+	struct bpf_program *prog;
+	int err;
+
+	skel = user_ringbuf__open();
+	ASSERT_NE(NULL, skel);
+	prog = bpf_object__find_program_by_name(skel->obj, variant->prog);
+	ASSERT_NE(NULL, prog);
+	ASSERT_EQ(0, bpf_program__set_autoload(prog, true));
+	ASSERT_EQ(0, bpf_program__set_log_buf(prog, log, sizeof(log)));
+	ASSERT_EQ(0, bpf_program__set_log_level(prog, 1));
+	libbpf_set_print(quiet);	/* the refusal is expected */
+	err = user_ringbuf__load(skel);
+	user_ringbuf__destroy(skel);
+	EXPECT_EQ(-EINVAL, err) TH_LOG("%s loaded", variant->prog);
+	EXPECT_NE(NULL, strstr(log, "Dynptr has to be an uninitialized dynptr"))
+		TH_LOG("%s: verifier said: %.2000s", variant->prog, log);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -588,6 +588,44 @@ TEST_F(fs, not_asked_for_not_reported)
 	EXPECT_FALSE(stx.stx_mask & STATX_DIOALIGN);
 }
 
+/*
+ * statx(fd, NULL, AT_EMPTY_PATH): what glibc's fstat() is where an
+ * architecture has no fstat (LoongArch). Since 0ef625bba6fb ("vfs:
+ * support statx(..., NULL, AT_EMPTY_PATH, ...)", v6.11) a NULL path is
+ * the empty one and the fd's values come back; 6.1.192 copies the path
+ * first: EFAULT, as for any bad pointer. On both, NULL stays EFAULT with
+ * another lookup flag (6.11 takes it for AT_EMPTY_PATH alone, with the
+ * sync and automount bits) and from AT_FDCWD (only an fd has a file).
+ */
+TEST_F(fs, null_path_with_empty_path_since_6_11)
+{
+	int since = kernel_since(6, 11);
+	struct statx stx;
+	struct stat st;
+	__u32 mem, off;
+	int fd;
+
+	ASSERT_NE(-1, since);
+	want_values(variant, &mem, &off);
+	fd = open(self->file, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fstat(fd, &st));
+	if (since) {
+		ASSERT_EQ(dio_statx(fd, NULL, AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT,
+				    STATX_DIOALIGN | STATX_INO, &stx), 0);
+		EXPECT_EQ(st.st_ino, stx.stx_ino);
+		expect_dioalign(_metadata, &stx, mem, off);
+	} else {
+		EXPECT_EQ(dio_statx(fd, NULL, AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT,
+				    STATX_DIOALIGN | STATX_INO, &stx), -EFAULT);
+	}
+	EXPECT_EQ(dio_statx(fd, NULL, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+			    STATX_DIOALIGN, &stx), -EFAULT);
+	EXPECT_EQ(dio_statx(AT_FDCWD, NULL, AT_EMPTY_PATH, STATX_DIOALIGN, &stx),
+		  -EFAULT);
+	close(fd);
+}
+
 /* A directory, a symlink (not followed) and a FIFO: no DIOALIGN. */
 TEST_F(fs, non_regular_files_do_not_report)
 {
@@ -1110,7 +1148,7 @@ TEST_F_TIMEOUT(fs, seeded_bad_statx, 300)
 			want = -EINVAL;
 		else if (flags & ~STATX_FLAGS)
 			want = -EINVAL;
-		else if (fdkind == 5 &&
+		else if (fdkind == 5 &&	/* NULL from AT_FDCWD, even on 6.11 */
 			 (!name || name == (char *)8 || name == page + 4096 - 3))
 			want = -EFAULT;
 		else if (fdkind == 5 && name == longpath)

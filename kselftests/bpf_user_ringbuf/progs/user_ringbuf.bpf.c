@@ -17,7 +17,10 @@ struct {
 	__uint(max_entries, 4096);
 } user_ringbuf SEC(".maps");
 
-/* Only there to be the wrong map type for user_ring_buffer__new(). */
+/*
+ * Only there to be the wrong map type for user_ring_buffer__new(), and
+ * the ring buffer a callback must not reserve its own dynptr in.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
@@ -88,5 +91,37 @@ int drain_nested(void *ctx)
 {
 	nested_ret = 1;
 	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, nested_cb, NULL, 0);
+	return 0;
+}
+
+/*
+ * Callbacks that hand the dynptr they were given to a helper that
+ * initialises one: the verifier must refuse them (series fix 0404;
+ * upstream 270605317366, "bpf: Rework process_dynptr_func"). Loaded
+ * one at a time by the reinit tests, never run.
+ */
+static long reinit_mem_cb(struct bpf_dynptr *dynptr, void *ctx)
+{
+	bpf_dynptr_from_mem(&rec_seq, sizeof(rec_seq[0]), 0, dynptr);
+	return 0;
+}
+
+SEC("?syscall")
+int drain_reinit_mem(void *ctx)
+{
+	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, reinit_mem_cb, NULL, 0);
+	return 0;
+}
+
+static long reinit_ringbuf_cb(struct bpf_dynptr *dynptr, void *ctx)
+{
+	bpf_ringbuf_reserve_dynptr(&kernel_ringbuf, 8, 0, dynptr);
+	return 0;
+}
+
+SEC("?syscall")
+int drain_reinit_ringbuf(void *ctx)
+{
+	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, reinit_ringbuf_cb, NULL, 0);
 	return 0;
 }
