@@ -10,10 +10,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
 
 #include "../kselftest_harness.h"
+#include "../kconform_util.h"
 #include "userns.skel.h"
 
 #define ALLOWED	1000
@@ -83,6 +85,47 @@ TEST_F(userns, only_allowed_uid_through)
 	EXPECT_EQ(new_userns_as(OTHER), EPERM);
 	EXPECT_EQ(new_userns_as(0), EPERM);
 	EXPECT_EQ(self->skel->bss->calls, 3);
+}
+
+/*
+ * A program's verdict above 0: create_user_ns() fails only on a negative
+ * one. 6.1 loads such a program and the namespace is made, as without
+ * it; since 5d99e198be27 ("bpf, lsm: Add check for BPF LSM return
+ * value", v6.12; CVE-2024-47703, for hooks whose positive value crashes
+ * their caller) the verifier refuses it with EINVAL and these words.
+ */
+TEST(positive_verdict_refused_since_6_12)
+{
+	static char log[1 << 20];
+	int since = kernel_since(6, 12);
+	struct bpf_link *link;
+	struct userns *skel;
+	int err;
+
+	ASSERT_NE(-1, since);
+	skel = userns__open();
+	ASSERT_NE(NULL, skel);
+	ASSERT_EQ(0, bpf_program__set_autoload(skel->progs.userns_positive, true));
+	ASSERT_EQ(0, bpf_program__set_log_buf(skel->progs.userns_positive, log,
+					      sizeof(log)));
+	ASSERT_EQ(0, bpf_program__set_log_level(skel->progs.userns_positive, 1));
+	err = userns__load(skel);
+	if (since) {
+		EXPECT_EQ(-EINVAL, err);
+		EXPECT_NE(NULL, strstr(log, "At program exit the register R0 has "
+				       "smin=1 smax=1 should have been in [-4095, 0]"))
+			TH_LOG("verifier said: %.2000s", log);
+	} else {
+		ASSERT_EQ(0, err) TH_LOG("verifier said: %.2000s", log);
+		skel->bss->parent_tgid = getpid();
+		link = bpf_program__attach_lsm(skel->progs.userns_positive);
+		ASSERT_NE(NULL, link);
+		EXPECT_EQ(new_userns_as(0), 0);
+		EXPECT_EQ(new_userns_as(ALLOWED), 0);
+		EXPECT_EQ(skel->bss->calls, 2);
+		bpf_link__destroy(link);
+	}
+	userns__destroy(skel);
 }
 
 TEST_HARNESS_MAIN

@@ -1506,6 +1506,62 @@ TEST_F(stable, route_advmss_clamped_to_min_mss)
 	}
 }
 
+/* include/net/tcp.h: the largest window scale */
+#define TCP_MAX_WSCALE	14
+
+/*
+ * "tcp: take care of zero tp->window_clamp in tcp_set_rcvlowat()"
+ * (21b29e74ffe5, 6.12.54; Fixes: d1361840f8c5, 4.19): SO_RCVLOWAT on a
+ * listener before accept(), as tcp_mmap does, leaves the listener's
+ * window clamp 0, so each request picks its window scale from the
+ * largest buffer it may grow to, max(tcp_rmem[2], rmem_max) (RFC 7323
+ * 2.3: ilog2 of it - 15, at most 14), as without the hint. 6.1.192 sets
+ * the listener's clamp to the hint's window (100000) and every accepted
+ * connection gets scale 1: its window never passes 131070 bytes. The
+ * series' fix 0003 is the backport.
+ */
+TEST_F(stable, rcvlowat_on_listener_keeps_window_scale)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int lowat = 100000, clamp = -1, lfd, c, a, want = -15;
+	socklen_t alen = sizeof(sa), len = sizeof(clamp);
+	struct tcp_info ti;
+	long biggest;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_EQ(write_str(RMEM, "4096 131072 6291456"), 0);
+	biggest = max_long(6291456, read_ok(_metadata, "/proc/sys/net/core/rmem_max"));
+	while (biggest >>= 1)
+		want++;
+	want = want < 0 ? 0 : want > TCP_MAX_WSCALE ? TCP_MAX_WSCALE : want;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(listen(lfd, 1), 0);
+	ASSERT_EQ(getsockname(lfd, (struct sockaddr *)&sa, &alen), 0);
+	ASSERT_EQ(setsockopt(lfd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof(lowat)), 0);
+	ASSERT_EQ(getsockopt(lfd, IPPROTO_TCP, TCP_WINDOW_CLAMP, &clamp, &len), 0);
+	EXPECT_EQ(clamp, 0) TH_LOG("the listener's window clamp after SO_RCVLOWAT");
+
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(c, 0);
+	ASSERT_EQ(connect(c, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	a = accept(lfd, NULL, NULL);
+	ASSERT_GE(a, 0);
+	len = sizeof(ti);
+	ASSERT_EQ(getsockopt(a, IPPROTO_TCP, TCP_INFO, &ti, &len), 0);
+	EXPECT_EQ(ti.tcpi_rcv_wscale, want) TH_LOG("accepted end");
+	len = sizeof(ti);
+	ASSERT_EQ(getsockopt(c, IPPROTO_TCP, TCP_INFO, &ti, &len), 0);
+	EXPECT_EQ(ti.tcpi_snd_wscale, want) TH_LOG("connecting end");
+	close(a);
+	close(c);
+	close(lfd);
+}
+
 /* ---- a TCP peer played by hand ----------------------------------------- */
 
 /*

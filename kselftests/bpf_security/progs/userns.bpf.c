@@ -31,3 +31,18 @@ int BPF_PROG(userns_create, const struct cred *cred, int ret)
 		return 0;
 	return -EPERM;
 }
+
+/*
+ * A verdict above 0, which a userns_create hook never means (0 or
+ * -errno): loaded only by positive_verdict_refused_since_6_12. It
+ * counts the calls of the test's children.
+ */
+SEC("?lsm/userns_create")
+int BPF_PROG(userns_positive, const struct cred *cred, int ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	if (task->real_parent->tgid == parent_tgid)
+		calls++;
+	return 1;
+}
