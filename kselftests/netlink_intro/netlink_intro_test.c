@@ -253,6 +253,57 @@ TEST_F(genl, family_dump_ends_with_done)
 	EXPECT_GE(msgs, 1);
 }
 
+/*
+ * A family dump with an attribute type nlctrl's policy does not know
+ * (CTRL_ATTR_VERSION, 3: the policy's maxattr is 2). 6.1 parses no
+ * attribute of a GETFAMILY dump: the whole dump comes, then DONE 0.
+ * Since aba22ca8ccd6 ("genetlink: convert control family to split ops",
+ * v6.2) the dump op has the family policy and genl_start() parses
+ * strictly: NLMSG_ERROR -EINVAL, "Unknown attribute type", and OFFS at
+ * the attribute (after nlmsghdr and genlmsghdr); no dump.
+ */
+TEST_F(genl, family_dump_unknown_attribute_refused_since_6_2)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)self->buf;
+	struct nlmsgerr *e = NLMSG_DATA(nh);
+	int since = kernel_since(6, 2), off, done = 0;
+	struct nlattr *a;
+	__u32 zero = 0;
+	ssize_t n;
+
+	ASSERT_GE(since, 0) TH_LOG("uname: no version in the release");
+	ASSERT_EQ(set_opt(self->fd, NETLINK_EXT_ACK, 1), 0);
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, NLM_F_DUMP);
+	off = req_attr(&self->r, CTRL_ATTR_VERSION, &zero, sizeof(zero));
+	ASSERT_EQ(off, NLMSG_HDRLEN + GENL_HDRLEN);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	if (since) {
+		ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
+		ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
+		EXPECT_EQ(e->error, -EINVAL);
+		a = ack_tlv(nh, NLMSGERR_ATTR_MSG);
+		ASSERT_NE(a, NULL);
+		EXPECT_STREQ((char *)ATTR_DATA(a), "Unknown attribute type");
+		a = ack_tlv(nh, NLMSGERR_ATTR_OFFS);
+		ASSERT_NE(a, NULL);
+		EXPECT_EQ(*(__u32 *)ATTR_DATA(a), (__u32)off);
+		return;
+	}
+	while (!done) {
+		n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+		ASSERT_GT(n, 0);
+		for (nh = (struct nlmsghdr *)self->buf; NLMSG_OK(nh, n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				EXPECT_EQ(*(int *)NLMSG_DATA(nh), 0);
+				done = 1;
+				break;
+			}
+			ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL) TH_LOG("6.1: the dump");
+		}
+	}
+}
+
 /* GETPOLICY is a dump only: as a do request it is EOPNOTSUPP. */
 TEST_F(genl, getpolicy_do_is_eopnotsupp)
 {
