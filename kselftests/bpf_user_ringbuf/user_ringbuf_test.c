@@ -53,6 +53,7 @@
 
 #include "../kselftest_harness.h"
 #include "../kconform_fuzz.h"
+#include "../kconform_util.h"
 
 #include "progs/user_ringbuf.h"
 #include "user_ringbuf.skel.h"
@@ -326,6 +327,52 @@ TEST_F(create, map_create)
 		EXPECT_EQ(-variant->err, self->fd);
 		EXPECT_EQ(variant->err, errno) TH_LOG("got %s", strerror(errno));
 	}
+}
+
+/* fdinfo's "memlock:" of a map fd, or -1. */
+static long memlock_of(int fd)
+{
+	char path[64], line[128];
+	long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %ld", &val) == 1)
+			break;
+	fclose(f);
+	return val;
+}
+
+/*
+ * What fdinfo (and `bpftool map show`) says a user ring buffer takes.
+ * 6.1 counts (key + value) * max_entries, 0 for a ring buffer. Since
+ * 2f7e4ab2caa9 ("bpf: ringbuf memory usage", v6.4) it counts the map,
+ * the meta and data pages and the page array, in which the data pages
+ * are mapped twice: a data page more is 4096 + 2 * 8 bytes more.
+ */
+TEST(memlock_counts_pages_since_6_4)
+{
+	int since = kernel_since(6, 4), one, two;
+	long page = sysconf(_SC_PAGESIZE);
+
+	ASSERT_NE(-1, since);
+	one = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0, page, NULL);
+	ASSERT_LE(0, one);
+	two = bpf_map_create(BPF_MAP_TYPE_USER_RINGBUF, NULL, 0, 0, 2 * page, NULL);
+	ASSERT_LE(0, two);
+	if (since) {
+		EXPECT_EQ(page + 2 * (long)sizeof(void *), memlock_of(two) - memlock_of(one));
+		EXPECT_LT(4 * page, memlock_of(one)) TH_LOG("a data page and 3 meta pages");
+	} else {
+		EXPECT_EQ(0, memlock_of(one));
+		EXPECT_EQ(0, memlock_of(two));
+	}
+	close(two);
+	close(one);
 }
 
 /* The map has no elements: every element operation is -ENOTSUPP. */
