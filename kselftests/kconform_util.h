@@ -79,4 +79,31 @@ static inline int kernel_since(int major, int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
+/*
+ * The same for a stable release, @major.@minor.@sub or later (a later
+ * @major.@minor is later too), or -1 when unknown. The version is
+ * /proc/version's; a Debian package's kernel says @major.@minor.0 there
+ * (its ABI name, 6.1.0-57-amd64) and its stable release after "Debian ".
+ */
+static inline int kernel_since_stable(int major, int minor, int sub)
+{
+	char buf[512], *deb;
+	int ma, mi, su, n;
+	FILE *f;
+
+	f = fopen("/proc/version", "r");
+	if (!f)
+		return -1;
+	n = fgets(buf, sizeof(buf), f) ? 1 : 0;
+	fclose(f);
+	if (!n || sscanf(buf, "Linux version %d.%d.%d", &ma, &mi, &su) != 3)
+		return -1;
+	deb = strstr(buf, " Debian ");
+	if (!su && deb && sscanf(deb, " Debian %d.%d.%d", &ma, &mi, &su) != 3)
+		return -1;
+	if (ma != major || mi != minor)
+		return ma > major || (ma == major && mi > minor);
+	return su >= sub;
+}
+
 #endif
