@@ -1528,7 +1528,7 @@ TEST_F(stable, rcvlowat_on_listener_keeps_window_scale)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET,
 				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int lowat = 100000, clamp = -1, lfd, c, a, want = -15;
+	int lowat = 100000, clamp = -1, lfd, c, a, want = -15, wscale;
 	socklen_t alen = sizeof(sa), len = sizeof(clamp);
 	struct tcp_info ti;
 	long biggest;
@@ -1557,10 +1557,12 @@ TEST_F(stable, rcvlowat_on_listener_keeps_window_scale)
 	ASSERT_GE(a, 0);
 	len = sizeof(ti);
 	ASSERT_EQ(getsockopt(a, IPPROTO_TCP, TCP_INFO, &ti, &len), 0);
-	EXPECT_EQ(ti.tcpi_rcv_wscale, want) TH_LOG("accepted end");
+	wscale = ti.tcpi_rcv_wscale;
+	EXPECT_EQ(wscale, want) TH_LOG("accepted end");
 	len = sizeof(ti);
 	ASSERT_EQ(getsockopt(c, IPPROTO_TCP, TCP_INFO, &ti, &len), 0);
-	EXPECT_EQ(ti.tcpi_snd_wscale, want) TH_LOG("connecting end");
+	wscale = ti.tcpi_snd_wscale;
+	EXPECT_EQ(wscale, want) TH_LOG("connecting end");
 	close(a);
 	close(c);
 	close(lfd);
