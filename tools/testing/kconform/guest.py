@@ -19,7 +19,9 @@ kernel whose BTF, exports and modules are the same, keeps it.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -29,7 +31,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import (bench, ccache, image as package_image, kconfig, lanes, proc, tomlfile, tree,
 	       upstream)
-from .model import KconformError, Suite, runner_made
+from .model import KconformError, Status, Suite, runner_made
 from .suites import SuiteSpec
 
 BUSYBOX = Path('/bin/busybox')
@@ -446,11 +448,62 @@ def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 			   'kernel headers')
 	names = targets(specs)
 	with ccache.measured(job.ccache, 'kselftests'):
+		log = job.out / 'kselftest-install.log'
 		proc.check([*job.host(), 'make', '-C', str(job.tree / 'tools/testing/selftests'),
 			    f'O={job.build_dir}', *TOOLCHAIN, f'TARGETS={" ".join(names)}',
 			    f'KSFT_INSTALL_PATH={dest}', f'-j{job.jobs}', 'install'],
-			   job.out / 'kselftest-install.log', 1800, 'kselftest install')
+			   log, 1800, 'kselftest install')
+	# the selftests' make fails only when every target does: a target
+	# that did not build is named with its compiler's words
+	built = {e.split(':')[0] for e in installed_programs(dest)}
+	(dest / NOT_BUILT).write_text(json.dumps(
+		not_built([n for n in names if n not in built], log.read_text(errors='replace')),
+		indent=1) + '\n')
 	return dest
+
+
+NOT_BUILT = 'kconform-not-built.json'
+
+
+def not_built(names: Sequence[str], log: str) -> Dict[str, str]:
+	"""target -> why it did not build: its first error lines in the
+	kselftest install log (the part between make's entering and leaving
+	its directory)."""
+	out = {}
+	for name in names:
+		errors: List[str] = []
+		inside = False
+		for line in log.splitlines():
+			if re.search(r"make\[\d+\]: Entering directory '.*/selftests/" +
+				     re.escape(name) + "'", line):
+				inside = True
+			elif re.search(r"make\[\d+\]: Leaving directory '.*/selftests/" +
+				       re.escape(name) + "'", line):
+				inside = False
+			elif inside and re.search(r'\berror\b', line) and len(errors) < 3:
+				errors.append(line.strip())
+		out[name] = (f'{name} did not build (kselftest-install.log): '
+			     + ('; '.join(errors) or 'no error line in the log'))
+	return out
+
+
+def mark_not_built(out: List[Suite], why: Mapping[str, str]) -> List[Suite]:
+	"""A suite whose target did not build fails with why, not with its
+	absence from the console."""
+	for suite in out:
+		if suite.name in why:
+			suite.cases = []
+			suite.fail_all(Status.FAIL, why[suite.name])
+	return out
+
+
+def not_built_of(installed: Path) -> Dict[str, str]:
+	"""What install_tests() found did not build."""
+	try:
+		data = json.loads((installed / NOT_BUILT).read_text())
+	except (OSError, ValueError):
+		return {}
+	return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
 def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> None:
@@ -666,7 +719,8 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	r = proc.run(qemu_argv(job, accel, ' '.join(p for p in parts if p)),
 		     job.out / log_name,
 		     job.timeout, echo=echo)
-	out = lanes.suites(r.lines, r.times, plan, r.timed_out)
+	out = mark_not_built(lanes.suites(r.lines, r.times, plan, r.timed_out),
+			     not_built_of(job.installed))
 	lanes.save_seconds(job.build_dir, lanes.seconds_of(
 		[(s.name, [c.duration_s for c in s.cases if c.duration_s is not None])
 		 for s in out if not runner_made(s.name)]))

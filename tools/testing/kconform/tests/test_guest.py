@@ -11,7 +11,7 @@ from typing import Dict, List
 from unittest import mock
 
 from kconform import guest, proc, suites
-from kconform.model import KconformError
+from kconform.model import Case, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[4]
 
@@ -280,3 +280,38 @@ class LibrariesTest(unittest.TestCase):
 		libs = [lib.name for lib in guest._libraries(Path('/bin/true'))]
 		self.assertIn('libc.so.6', libs)
 		self.assertIn('libgcc_s.so.1', libs)
+
+
+class NotBuiltTest(unittest.TestCase):
+	"""A kselftest target that did not build is named with its compiler's
+	words (the selftests' make fails only when every target does)."""
+
+	LOG = (Path(__file__).parent / 'test_data' / 'kselftest-install-failed.log').read_text()
+
+	def test_the_first_errors_of_the_target_that_did_not_build(self) -> None:
+		got = guest.not_built(['tcp_ehash', 'bpf_user_ringbuf'], self.LOG)
+		self.assertEqual(got['tcp_ehash'], (
+			'tcp_ehash did not build (kselftest-install.log): '
+			"tcp_ehash_test.c:1556:2: error: invalid application of 'typeof' "
+			"to bit-field; tcp_ehash_test.c:1559:2: error: invalid application "
+			"of 'typeof' to bit-field"))
+		# no error line of its own: said so, not another target's
+		self.assertEqual(got['bpf_user_ringbuf'], 'bpf_user_ringbuf did not build '
+				 '(kselftest-install.log): no error line in the log')
+
+	def test_the_boot_reports_it_in_place_of_did_not_appear(self) -> None:
+		absent = Suite('tcp_ehash', 'kselftest')
+		absent.fail_all(Status.FAIL, 'expected kselftest suite tcp_ehash did not appear')
+		ran = Suite('statx_dioalign', 'kselftest', [Case('a', Status.PASS)])
+		got = guest.mark_not_built([absent, ran], {'tcp_ehash': 'tcp_ehash did not build'})
+		self.assertEqual([(c.name, c.status, c.message) for c in got[0].cases],
+				 [('<suite>', Status.FAIL, 'tcp_ehash did not build')])
+		self.assertEqual(got[1].cases, [Case('a', Status.PASS)])
+		with tempfile.TemporaryDirectory() as d:
+			installed = Path(d)
+			(installed / guest.NOT_BUILT).write_text(
+				'{"tcp_ehash": "tcp_ehash did not build (kselftest-install.log): x"}')
+			self.assertEqual(guest.not_built_of(installed),
+					 {'tcp_ehash': 'tcp_ehash did not build (kselftest-install.log): x'})
+			(installed / guest.NOT_BUILT).write_text('[')
+			self.assertEqual(guest.not_built_of(installed), {})
