@@ -456,8 +456,9 @@ def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 	# the selftests' make fails only when every target does: a target
 	# that did not build is named with its compiler's words
 	built = {e.split(':')[0] for e in installed_programs(dest)}
+	missing = [n for n in names if n not in built]
 	(dest / NOT_BUILT).write_text(json.dumps(
-		not_built([n for n in names if n not in built], log.read_text(errors='replace')),
+		not_built(missing, log.read_text(errors='replace') if missing else ''),
 		indent=1) + '\n')
 	return dest
 
