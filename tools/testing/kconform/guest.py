@@ -457,6 +457,7 @@ def install_tests(job: GuestJob, specs: Sequence[SuiteSpec]) -> Path:
 	# that did not build is named with its compiler's words
 	built = {e.split(':')[0] for e in installed_programs(dest)}
 	missing = [n for n in names if n not in built]
+	dest.mkdir(parents=True, exist_ok=True)
 	(dest / NOT_BUILT).write_text(json.dumps(
 		not_built(missing, log.read_text(errors='replace') if missing else ''),
 		indent=1) + '\n')
