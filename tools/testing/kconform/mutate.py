@@ -827,11 +827,11 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		todo = [m for m in mutants if judged.get(m.feature) and
 			(m.key not in done or done[m.key].status == SURVIVED or
 			 done[m.key].status == KILLED and m.feature in upjudged)]
-		for m in todo:
-			had = journal.verdict(kind, m) if journal else None
-			if had is not None:
-				done[m.key] = _merged(done.get(m.key), had)
-		todo = [m for m in todo if not (journal and journal.verdict(kind, m))]
+		had = {m.key: v for m in todo
+		       for v in [journal.verdict(kind, m) if journal else None] if v}
+		for key, v in had.items():
+			done[key] = _merged(done.get(key), v)
+		todo = [m for m in todo if m.key not in had]
 		if not todo:
 			continue
 		features = sorted(set().union(*(judged[m.feature] for m in todo)))
