@@ -325,6 +325,16 @@ def jobs(inputs: Inputs, kern: kernels.Kernel, src: tree.Source, layout: tree.La
 	return gjob, kjob
 
 
+def runs(left: suites.SuiteSpec, src: tree.Source, gjob: guest.GuestJob) -> bool:
+	"""Is anything of a suite left to run on the tree (what is not
+	applicable taken out): its KUnit suites, its kselftest target, or
+	upstream's tests of it that the tree has, which need no hook of
+	ours (6.12 runs cgroup_iter's and task_iter's though their KUnit
+	hooks do not apply)."""
+	return bool(left.kunit or left.kselftest or
+		    upstream.known(src.tree, guest.upstream_selectors(gjob, [left])))
+
+
 def _tree_lacks(registry: Sequence[suites.SuiteSpec], kern: kernels.Kernel,
 		src: tree.Source, gjob: guest.GuestJob) -> dict[str, dict[str, str]]:
 	"""Per suite, the kinds of it that cannot run on the tree, and why:
@@ -337,7 +347,7 @@ def _tree_lacks(registry: Sequence[suites.SuiteSpec], kern: kernels.Kernel,
 	try:
 		lacks = kern.config_lacks(gjob, [left for left in (
 			suites.without(s, why[s.name]) for s in registry)
-			if left.kunit or left.kselftest])
+			if runs(left, src, gjob)])
 	except KconformError:
 		lacks = {}	# every suite's symbol: the build stage reports it
 	for name, kinds_lacking in lacks.items():
@@ -366,10 +376,10 @@ def plan(inputs: Inputs, registry: Sequence[suites.SuiteSpec], kern: kernels.Ker
 					kind, n, glob, f'not applicable to {src.name}: {reason}')
 					for n in spec.names(kind)]
 		left = suites.without(spec, why[spec.name])
-		if left.kunit or left.kselftest:
+		if runs(left, src, gjob):
 			present.append(left)
 	runnable = [left for left in (suites.without(s, why[s.name]) for s in registry)
-		    if left.kunit or left.kselftest]
+		    if runs(left, src, gjob)]
 	# What the kernel cannot run (a package's: its config-*), by name.
 	nas, params = kern.plan(REPO, runnable, suites.KINDS)
 	# a target that cannot run is not built, whatever the selection
@@ -388,7 +398,8 @@ def plan(inputs: Inputs, registry: Sequence[suites.SuiteSpec], kern: kernels.Ker
 		  if k in kinds}
 	nas = [n for n in nas if (n.kind, n.suite) in wanted]
 	if Kind.KSELFTEST in kinds:
-		nas += upstream.not_applicable(src.tree, guest.upstream_selectors(gjob, present),
+		# every selected suite's: one whose own kinds do not apply too
+		nas += upstream.not_applicable(src.tree, guest.upstream_selectors(gjob, sel.specs),
 					       kern.modules, src.name, kern.name)
 	for n in nas:
 		print(f'kconform: {n.kind}:{n.suite}:{n.glob}: {n.reason}', flush=True)

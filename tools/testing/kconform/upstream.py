@@ -278,6 +278,21 @@ def _uses_testmod(selftests: Path, test_file: str) -> bool:
 		for f in _with_sources(selftests, progs))
 
 
+# a subtest test_progs starts by its literal name, and one it names at
+# run time (a table's entry, test_loader.c's RUN_TESTS: a program's name)
+_SUBTEST = re.compile(r'test__start_subtest\(\s*"([^"]*)"')
+_SUBTEST_NAMED = re.compile(r'test__start_subtest\(\s*[^"\s]|\bRUN_TESTS\(')
+
+
+def _lacks_subtest(selftests: Path, test_file: str, sub: str) -> bool:
+	"""Does a prog_tests file certainly start no subtest that the glob
+	sub matches (every subtest it starts named by a literal, none
+	matching)?"""
+	text = (selftests / 'prog_tests' / test_file).read_text(errors='replace')
+	return not _SUBTEST_NAMED.search(text) and \
+		not any(fnmatch.fnmatchcase(name, sub) for name in _SUBTEST.findall(text))
+
+
 def _globs(selector: str) -> List[str]:
 	"""The case names (globs) of one selector: a test's own case and
 	its subtests', or the subtests it names."""
@@ -290,19 +305,25 @@ def _globs(selector: str) -> List[str]:
 def not_applicable(tree: Path, wanted: Sequence[str], testmod: bool,
 		   tree_name: str, kernel_name: str) -> List[applicable.NotApplicable]:
 	"""The selectors that cannot run: their test is not in the tree's
-	prog_tests (the selector is its one case), or (testmod False: a
-	package's kernel) it needs bpf_testmod.ko, which only a kernel build
-	of ours gives (the cases it prints are skipped)."""
+	prog_tests, or the subtest they name is not in its file (either way
+	the selector is its one case), or (testmod False: a package's
+	kernel) it needs bpf_testmod.ko, which only a kernel build of ours
+	gives (the cases it prints are skipped)."""
 	selftests = tree / SELFTESTS
 	defined = _defined(selftests / 'prog_tests')
 	out = []
 	for s in wanted:
-		test = s.partition('/')[0]
+		test, _, sub = s.partition('/')
 		if test not in defined:
 			out.append(applicable.NotApplicable(
 				Kind.KSELFTEST, TARGET, f'{PROGRAM}:{s}',
 				f'not applicable to {tree_name}: no test_progs test {test} '
 				f'in its {SELFTESTS}/prog_tests'))
+		elif sub and _lacks_subtest(selftests, defined[test], sub):
+			out.append(applicable.NotApplicable(
+				Kind.KSELFTEST, TARGET, f'{PROGRAM}:{s}',
+				f'not applicable to {tree_name}: test_progs test {test} has no '
+				f'subtest {sub} (its {SELFTESTS}/prog_tests/{defined[test]})'))
 		elif not testmod and _uses_testmod(selftests, defined[test]):
 			out += [applicable.NotApplicable(
 				Kind.KSELFTEST, TARGET, g,
@@ -416,6 +437,21 @@ def program_cases(diag: Sequence[str], status: Status, message: str,
 	if not explained or not out:
 		out.append(Case(PROGRAM, status, message or 'no result line'))
 	return out
+
+
+def unreported(selectors: Sequence[str], cases: Sequence[Case]) -> List[Case]:
+	"""After test_progs printed its results (a case of its own), a
+	failing case for each selector of the boot that no result line
+	matches: a subtest the tree renamed that not_applicable() could not
+	see (one named at run time), or a run cut short before it. A
+	selector is never dropped in silence."""
+	if not any(c.name.startswith(f'{PROGRAM}:') for c in cases):
+		return []	# the program's own case says why it printed none
+	return [Case(f'{PROGRAM}:{s}', Status.FAIL,
+		     f'selected ({PARAM}=...{s}...), but test_progs printed no result '
+		     'line of it: the tree\'s test_progs has no such test or subtest '
+		     '(renamed?), or the run ended before it')
+		for s in selectors if not any(_matches(c.name, s) for c in cases)]
 
 
 def _matches(case: str, selector: str) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, List, Tuple
 from unittest import mock
 
-from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree
+from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree, upstream
 
 from kconform.model import Case, Kind, Status, Suite
 
@@ -48,7 +48,10 @@ class PlanTest(unittest.TestCase):
 		rep = report.as_json(report.RunReport(kernel=report.KernelInfo(''), accel='tcg', suites=got,
 						      not_applicable=whole))
 		every = [(k.value, n) for s in registry for k in suites.KINDS for n in s.names(k)]
-		self.assertEqual([(s['kind'], s['name']) for s in rep['suites']], every)
+		# and upstream's tests, which the tree lacks too: each selector
+		# is a skipped case, never dropped
+		self.assertEqual([(s['kind'], s['name']) for s in rep['suites']],
+				 every + [('kselftest', 'upstream')])
 		netlink = next(s for s in rep['suites'] if s['name'] == 'netlink_intro')
 		self.assertEqual([c['name'] for c in netlink['cases']], [applicable.WHOLE])
 		self.assertEqual(netlink['status'], 'skip')
@@ -58,6 +61,9 @@ class PlanTest(unittest.TestCase):
 		# not applicable, once
 		self.assertNotIn('0501', netlink['message'])
 		self.assertEqual([(n['kind'], n['suite']) for n in rep['not_applicable']], every)
+		up = next(s for s in rep['suites'] if s['name'] == 'upstream')
+		self.assertEqual(len(up['cases']), len(upstream.selectors(registry)))
+		self.assertEqual({c['status'] for c in up['cases']}, {'skip'})
 		self.assertIn('== kselftest netlink_intro: NOT APPLICABLE (0 pass',
 			      '\n'.join(report.summary(report.RunReport(
 				      kernel=report.KernelInfo(''), accel='tcg', suites=got,
@@ -89,6 +95,30 @@ class PlanTest(unittest.TestCase):
 		self.assertGreater(len(genl), 5)
 		self.assertEqual({verdict[n] for n in genl}, {(Status.SKIP, why)})
 		self.assertEqual(got.status, Status.PASS)
+
+
+	def test_upstream_s_tests_run_where_the_kunit_hooks_do_not_apply(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		src = tree.Source('linux-source-6.12', tmp / 'linux', tmp / 'work')
+		spec = next(s for s in suites.load(inputs.REPO) if s.name == 'bpf_cgroup_iter')
+		for path, text in spec.requires:	# its kernel code is there
+			(src.tree / path).parent.mkdir(parents=True, exist_ok=True)
+			(src.tree / path).write_text(text or '')
+		tests = src.tree / upstream.SELFTESTS / 'prog_tests'
+		tests.mkdir(parents=True)
+		(tests / 'cgroup_iter.c').write_text('void test_cgroup_iter(void)\n{\n}\n')
+		src.dropped = {'0302-bpf-let-KUnit-drive-the-cgroup-task-and-task_file-it.patch':
+			       'rejected'}
+		_, plan = plan_of(src, '--suite', 'bpf_cgroup_iter')
+		self.assertEqual(plan.kunit, [])
+		# its KUnit suite is one skipped case; upstream's cgroup_iter
+		# runs in the kselftest boot, cgroup_hierarchical_stats (not in
+		# this tree) is skipped with the reason
+		self.assertEqual([(s.name, s.kunit, s.upstream) for s in plan.kselftest],
+				 [('bpf_cgroup_iter', (), spec.upstream)])
+		self.assertEqual([(n.suite, n.glob) for n in plan.not_applicable], [
+			('bpf_cgroup_iter', '*'),
+			('upstream', 'test_progs:cgroup_hierarchical_stats')])
 
 
 class StageErrorTest(unittest.TestCase):

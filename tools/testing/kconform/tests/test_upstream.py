@@ -35,7 +35,8 @@ def _selftests(root: Path) -> Path:
 		'#include <test_progs.h>\n#include "bpf_iter_task.skel.h"\n'
 		'#include "bpf_iter_tcp6.skel.h"\n'
 		'void test_bpf_sockmap_map_iter_fd(void)\n{\n}\n'
-		'void test_bpf_iter(void)\n{\n}\n')
+		'void test_bpf_iter(void)\n{\n\tif (test__start_subtest("task_tid"))\n'
+		'\t\treturn;\n\tif (test__start_subtest("vma_offset"))\n\t\treturn;\n}\n')
 	(bpf / 'prog_tests/kfunc_call.c').write_text(
 		'#include "kfunc_call_test.skel.h"\n#include "kfunc_call_test.lskel.h"\n'
 		'#include "cap_helpers.h"\nvoid serial_test_kfunc_call(void)\n{\n}\n')
@@ -159,7 +160,7 @@ class ConfigTest(unittest.TestCase):
 	def test_a_kernel_with_it_passes(self) -> None:
 		tmp = Path(tempfile.mkdtemp())
 		(tmp / '.config').write_text('CONFIG_INET=y\nCONFIG_IPV6=y\nCONFIG_IKCONFIG=y\n'
-						   'CONFIG_IKCONFIG_PROC=y\n')
+						   'CONFIG_IKCONFIG_PROC=y\nCONFIG_DEBUG_INFO_BTF_MODULES=y\n')
 		self.assertEqual(upstream.lacking(REPO / upstream.CONFIG, tmp / '.config'), [])
 
 
@@ -376,6 +377,31 @@ class NotApplicableTest(unittest.TestCase):
 		# our own kernel build gives the module
 		self.assertEqual([n.glob for n in upstream.not_applicable(
 			self.root, ['kfunc_call', 'nosuch'], True, 't', 'k')], ['test_progs:nosuch'])
+
+	def test_a_subtest_its_file_lacks(self) -> None:
+		got = upstream.not_applicable(self.root, ['bpf_iter/task_*', 'bpf_iter/task_vma'],
+					      True, 'linux-source-6.12', 'k')
+		self.assertEqual([n.glob for n in got], ['test_progs:bpf_iter/task_vma'])
+		self.assertIn('not applicable to linux-source-6.12: test_progs test bpf_iter '
+			      'has no subtest task_vma (its tools/testing/selftests/bpf/'
+			      'prog_tests/bpf_iter.c)', got[0].reason)
+		# one named at run time may be there: the run says (unreported())
+		(self.root / upstream.SELFTESTS / 'prog_tests/other.c').write_text(
+			'void test_other(void)\n{\n\tRUN_TESTS(other);\n}\n')
+		self.assertEqual(upstream.not_applicable(self.root, ['other/any'], True, 't', 'k'), [])
+
+	def test_a_selector_no_result_line_matches_fails(self) -> None:
+		ran = [Case('test_progs:bpf_iter/task_tid', Status.PASS),
+		       Case('test_progs:cgroup_iter', Status.PASS)]
+		got = upstream.unreported(['bpf_iter/task_*', 'bpf_iter/vma_offset', 'cgroup_iter',
+					   'lookup_key'], ran)
+		self.assertEqual([(c.name, c.status) for c in got], [
+			('test_progs:bpf_iter/vma_offset', Status.FAIL),
+			('test_progs:lookup_key', Status.FAIL)])
+		self.assertIn('test_progs printed no result line of it', got[0].message)
+		# a program that printed no result at all has its own case
+		self.assertEqual(upstream.unreported(['lookup_key'], [
+			Case('test_progs', Status.FAIL, 'not built')]), [])
 
 	def test_marked_skipped_never_dropped(self) -> None:
 		nas = upstream.not_applicable(self.root, ['nosuch', 'kfunc_call'], False, 't', 'k')
