@@ -753,6 +753,32 @@ TEST_F(fs, inode_flags_are_statx_attributes)
 }
 
 /*
+ * STATX_ATTR_VERITY in stx_attributes_mask. "fsverity: hoist statx
+ * reporting of fs-verity flag" (fsverity tree's f9e450420da2, for-next
+ * 2026-10; its mainline id not confirmed) moves the bit into
+ * vfs_getattr_nosec(): every file's mask names it. Debian's 6.12 has it
+ * from 6.12.117 (stable), so the side is chosen by the stable release.
+ * 6.1.192 leaves it to ext4, f2fs and btrfs: the mask of a procfs file
+ * is VFS_ATTRS and of an xfs file XFS_ATTRS | VFS_ATTRS, without it.
+ * ext4's and f2fs's masks have it on both.
+ */
+TEST_F(fs, verity_in_every_mask_since_6_12_117)
+{
+	int since = kernel_since_stable(6, 12, 117);
+	__u64 verity = since ? STATX_ATTR_VERITY : 0;
+	struct statx stx;
+
+	ASSERT_NE(-1, since) TH_LOG("no version in /proc/version");
+	ASSERT_EQ(dio_statx(AT_FDCWD, "/proc/self/stat", 0, STATX_BASIC_STATS,
+			    &stx), 0);
+	EXPECT_EQ(stx.stx_attributes_mask, VFS_ATTRS | verity);
+	ASSERT_EQ(dio_statx(AT_FDCWD, self->file, 0, STATX_BASIC_STATS, &stx),
+		  0);
+	EXPECT_EQ(stx.stx_attributes_mask, variant->attrs | VFS_ATTRS | verity);
+	EXPECT_EQ(stx.stx_attributes & STATX_ATTR_VERITY, 0);
+}
+
+/*
  * Device nodes on the file system: a character node reports its rdev
  * and no STATX_DIOALIGN; a block node of the file system's own loop
  * device reports that device's values (fs/stat.c asks the block
