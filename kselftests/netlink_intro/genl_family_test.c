@@ -693,7 +693,7 @@ struct pol_attr {
 
 #define N_POL	8
 struct policies {
-	int do_idx[8], dump_idx[8];	/* by op, -1: none */
+	int do_idx[16], dump_idx[16];	/* by op, -1: none */
 	struct pol_attr attr[N_POL][16];	/* [policy][attr], type 0: none */
 	int n_attrs[N_POL];
 };
@@ -732,7 +732,7 @@ static int getpolicy(int fd, __u16 fam, struct policies *p)
 	int i;
 
 	memset(p, 0, sizeof(*p));
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 16; i++) {
 		p->do_idx[i] = -1;
 		p->dump_idx[i] = -1;
 	}
@@ -759,7 +759,7 @@ static int getpolicy(int fd, __u16 fam, struct policies *p)
 				struct nlattr *op = ATTR_DATA(a), *x;
 				__u16 cmd = op->nla_type & NLA_TYPE_MASK;
 
-				if (cmd >= 8)
+				if (cmd >= 16)
 					return -1;
 				x = nest_attr(op, CTRL_ATTR_POLICY_DO);
 				if (x)
@@ -914,6 +914,37 @@ static void one_op_policy(struct __test_metadata *_metadata,
 	a = ATTR_DATA(a);
 	EXPECT_EQ(a->nla_type & NLA_TYPE_MASK, A_COUNT);
 	count[1]++;
+}
+
+/*
+ * nlctrl's own op map in a GETPOLICY dump (CTRL_CMD_GETFAMILY 3,
+ * CTRL_CMD_GETPOLICY 10; policy 0 is ctrl_policy_family's two
+ * attributes, 1 ctrl_policy_policy's three). 6.1 gives the legacy
+ * GETFAMILY op only CTRL_ATTR_POLICY_DO = 0: its dump has
+ * GENL_DONT_VALIDATE_DUMP, which ctrl_dumppolicy_put_op() takes for "no
+ * dump policy". Since aba22ca8ccd6 ("genetlink: convert control family
+ * to split ops", v6.2) the dump is a split op of its own with the same
+ * policy: CTRL_ATTR_POLICY_DUMP = 0 too. GETPOLICY (dump only): DUMP = 1
+ * on both.
+ */
+TEST(nlctrl_getfamily_dump_policy_since_6_2)
+{
+	int since = kernel_since(6, 2), fd = nl_open(NETLINK_GENERIC);
+	struct policies *p = malloc(sizeof(*p));
+
+	ASSERT_GE(since, 0) TH_LOG("uname: no version in the release");
+	ASSERT_GE(fd, 0);
+	ASSERT_NE(p, NULL);
+	ASSERT_EQ(getpolicy(fd, GENL_ID_CTRL, p), 0);
+	EXPECT_EQ(p->do_idx[CTRL_CMD_GETFAMILY], 0);
+	EXPECT_EQ(p->dump_idx[CTRL_CMD_GETFAMILY], since ? 0 : -1);
+	EXPECT_EQ(p->do_idx[CTRL_CMD_GETPOLICY], -1);
+	EXPECT_EQ(p->dump_idx[CTRL_CMD_GETPOLICY], 1);
+	EXPECT_EQ(p->n_attrs[0], 2);
+	EXPECT_EQ(p->n_attrs[1], 3);
+	EXPECT_EQ(p->n_attrs[2], 0);
+	free(p);
+	close(fd);
 }
 
 /*

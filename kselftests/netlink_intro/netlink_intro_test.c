@@ -304,6 +304,55 @@ TEST_F(genl, family_dump_unknown_attribute_refused_since_6_2)
 	}
 }
 
+/*
+ * Where a family dump's NLMSG_DONE comes. 6.1's ctrl_dumpfamily returns
+ * skb->len after its last family, so DONE is made by the next call, with
+ * nothing else: a datagram of its own, 20 bytes (the header and the int
+ * 0). Since 87d381973e49 ("genetlink: fit NLMSG_DONE into same read() as
+ * families", v6.9; with b5a899154aa9, "netlink: handle EMSGSIZE errors in
+ * the core") it returns 0 once every family is in and netlink_dump()
+ * appends DONE to the datagram carrying the last families. (Only a last
+ * part full to within 20 bytes would still send DONE alone: the guest's
+ * families leave more room than that.)
+ */
+TEST_F(genl, family_dump_done_shares_last_read_since_6_9)
+{
+	int since = kernel_since(6, 9), done = 0, families = 0;
+	struct nlmsghdr *nh = NULL;
+	ssize_t n = 0, left;
+
+	ASSERT_GE(since, 0) TH_LOG("uname: no version in the release");
+	genl_req(&self->r, CTRL_CMD_GETFAMILY, NLM_F_DUMP);
+	ASSERT_EQ(nl_send(self->fd, &self->r), 0);
+	while (!done) {
+		n = nl_recv(self->fd, self->buf, sizeof(self->buf), 0);
+		ASSERT_GT(n, 0);
+		/* The families in the datagram that carries DONE. */
+		families = 0;
+		left = n;
+		for (nh = (struct nlmsghdr *)self->buf; NLMSG_OK(nh, left);
+		     nh = NLMSG_NEXT(nh, left)) {
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+				break;
+			}
+			ASSERT_EQ(nh->nlmsg_type, GENL_ID_CTRL);
+			families++;
+		}
+	}
+	EXPECT_EQ(*(int *)NLMSG_DATA(nh), 0);
+	EXPECT_EQ(nh->nlmsg_len, NLMSG_LENGTH(sizeof(int)));
+	/* DONE is the datagram's last message. */
+	EXPECT_EQ((char *)nh + NLMSG_ALIGN(nh->nlmsg_len), self->buf + n);
+	if (since) {
+		EXPECT_GE(families, 1) TH_LOG("6.9: DONE after the last families");
+		EXPECT_GT(n, NLMSG_LENGTH(sizeof(int)));
+	} else {
+		EXPECT_EQ(families, 0) TH_LOG("6.1: DONE alone");
+		EXPECT_EQ(n, NLMSG_LENGTH(sizeof(int)));
+	}
+}
+
 /* GETPOLICY is a dump only: as a do request it is EOPNOTSUPP. */
 TEST_F(genl, getpolicy_do_is_eopnotsupp)
 {

@@ -30,6 +30,7 @@
 #include <linux/fault-inject.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/kernfs.h>
 #include <linux/kmemleak.h>
 #include <linux/kobject.h>
 #include <linux/libfdt.h>
@@ -43,6 +44,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/thermal.h>
 
 #include "thermal_core.h"
@@ -388,6 +390,46 @@ static void thermal_of_test_trip_ops(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, tz->ops->get_trip_temp(tz, tz->num_trips, &val), -EDOM);
 	KUNIT_EXPECT_EQ(test, tz->ops->get_trip_temp(tz, -1, &val), -EDOM);
+}
+
+/*
+ * The modes of a DT zone's trip attributes in sysfs, the files a thermal
+ * daemon writes. 6.1.192's thermal_of gives every zone
+ * of_thermal_set_trip_hyst, so trip_point_N_hyst is 0644, and
+ * trip_point_N_temp is 0444 (0644 with CONFIG_THERMAL_WRITABLE_TRIPS:
+ * thermal_of's mask has every trip). Since 6.10 it is the other way
+ * round: 46f5bef8ec2e ("thermal: core: Drop the .set_trip_hyst() thermal
+ * zone operation") leaves hyst writable only with THERMAL_TRIP_FLAG_RW_HYST,
+ * which thermal_of never sets (0444), and 83c2d444ed9d ("thermal: of: Set
+ * THERMAL_TRIP_FLAG_RW_TEMP directly") makes every temp 0644. Only the
+ * 6.1 side runs: the suite does not build on 6.12 (suites.toml).
+ */
+static void thermal_of_test_trip_attr_modes(struct kunit *test)
+{
+	int temp_mode = IS_ENABLED(CONFIG_THERMAL_WRITABLE_TRIPS) ? 0644 : 0444;
+	struct thermal_of_test_ctx *ctx = test->priv;
+	char name[THERMAL_NAME_LENGTH];
+	struct thermal_zone_device *tz;
+	struct kernfs_node *kn;
+	int i;
+
+	tz = thermal_of_test_register(test, ctx->sens1, TZ_FULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
+	KUNIT_ASSERT_EQ(test, tz->num_trips, 4);
+
+	for (i = 0; i < tz->num_trips; i++) {
+		snprintf(name, sizeof(name), "trip_point_%d_temp", i);
+		kn = sysfs_get_dirent(tz->device.kobj.sd, name);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, kn, "no %s", name);
+		KUNIT_EXPECT_EQ_MSG(test, (int)(kn->mode & 0777), temp_mode, "%s", name);
+		kernfs_put(kn);
+
+		snprintf(name, sizeof(name), "trip_point_%d_hyst", i);
+		kn = sysfs_get_dirent(tz->device.kobj.sd, name);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, kn, "no %s", name);
+		KUNIT_EXPECT_EQ_MSG(test, (int)(kn->mode & 0777), 0644, "%s", name);
+		kernfs_put(kn);
+	}
 }
 
 /* A negative temperature cell comes through as a negative int */
@@ -2097,6 +2139,7 @@ static struct kunit_case thermal_of_test_cases[] = {
 	KUNIT_CASE(thermal_of_test_zone_bad_sensor_cells),
 	KUNIT_CASE(thermal_of_test_trip_types),
 	KUNIT_CASE(thermal_of_test_trip_ops),
+	KUNIT_CASE(thermal_of_test_trip_attr_modes),
 	KUNIT_CASE(thermal_of_test_trip_negative_temperature),
 	KUNIT_CASE(thermal_of_test_trip_requires_temperature),
 	KUNIT_CASE(thermal_of_test_trip_requires_hysteresis),
