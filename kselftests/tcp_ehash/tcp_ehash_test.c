@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/net_tstamp.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
@@ -1752,6 +1753,473 @@ TEST_F(stable, syn_recv_non_exact_rst_gets_challenge_ack)
 	close(p.raw);
 	close(p.pkt);
 	close(lfd);
+}
+
+/* ---- what 6.12 changed in code both trees share ------------------------ */
+
+/*
+ * Behaviours of the covered TCP code that mainline changed between 6.1
+ * and 6.12 (kselftests/README.md, "What 6.12 changed in code both trees
+ * share"). Each case names the upstream commit, picks the side by the
+ * running kernel's version and asserts the exact values of both: the
+ * lead runs them on 6.1.192 and 6.12.118.
+ */
+
+#define ADV_WIN_SCALE	"/proc/sys/net/ipv4/tcp_adv_win_scale"
+#define TSO_RTT_LOG	"/proc/sys/net/ipv4/tcp_tso_rtt_log"
+
+/* include/uapi/linux/tcp.h of 6.10 and 6.7; 6.1's headers lack them */
+#ifndef TCP_IS_MPTCP
+#define TCP_IS_MPTCP	43
+#endif
+#ifndef TCP_AO_REPAIR
+#define TCP_AO_REPAIR	42
+#endif
+/* the TCP_NLA_* enum of 6.2's include/uapi/linux/tcp.h: after TCP_NLA_TTL */
+#define KC_TCP_NLA_EDT		25
+#define KC_TCP_NLA_REHASH	27
+#ifndef SCM_TIMESTAMPING_OPT_STATS
+#define SCM_TIMESTAMPING_OPT_STATS	54
+#endif
+#ifndef TCP_REPAIR_ON
+#define TCP_REPAIR_ON	1
+#endif
+
+/*
+ * Offsets in struct tcp_info (6.12's include/uapi/linux/tcp.h): the
+ * fields 6.2 and 6.7 appended after tcpi_snd_wnd, and its sizes.
+ */
+#define TI_SND_WND		228
+#define TI_RCV_WND		232
+#define TI_REHASH		236
+#define TI_TOTAL_RTO		240
+#define TI_TOTAL_RTO_RECOVERIES	242
+#define TI_TOTAL_RTO_TIME	244
+#define TI_SIZE_6_1		232
+#define TI_SIZE_6_2		240
+#define TI_SIZE_6_7		248
+
+static __u32 ti_u32(const unsigned char *ti, int off)
+{
+	__u32 v;
+
+	memcpy(&v, ti + off, sizeof(v));
+	return v;
+}
+
+static __u16 ti_u16(const unsigned char *ti, int off)
+{
+	__u16 v;
+
+	memcpy(&v, ti + off, sizeof(v));
+	return v;
+}
+
+static int tcp_int_opt(struct __test_metadata *_metadata, int fd, int opt)
+{
+	socklen_t len = sizeof(int);
+	int val = -1;
+
+	EXPECT_EQ(getsockopt(fd, IPPROTO_TCP, opt, &val, &len), 0)
+		TH_LOG("getsockopt(IPPROTO_TCP, %d): %s", opt, strerror(errno));
+	return val;
+}
+
+/*
+ * The window clamp of both ends of a connection over 127.0.0.1, made
+ * after tcp_adv_win_scale is set to @scale. TCP_INFO on the accepted
+ * end first: it takes the socket's lock, so the handshake's last ACK
+ * has been processed (tcp_init_buffer_space()) when the clamp is read.
+ */
+static void window_clamps(struct __test_metadata *_metadata, int scale,
+			  int *client, int *accepted)
+{
+	unsigned char ti[512];
+	socklen_t len = sizeof(ti);
+	int c, a;
+
+	ASSERT_EQ(write_long(ADV_WIN_SCALE, scale), 0);
+	loopback_pairs(_metadata, htonl(INADDR_LOOPBACK), 1, &c, &a);
+	ASSERT_EQ(getsockopt(a, IPPROTO_TCP, TCP_INFO, ti, &len), 0);
+	*client = tcp_int_opt(_metadata, c, TCP_WINDOW_CLAMP);
+	*accepted = tcp_int_opt(_metadata, a, TCP_WINDOW_CLAMP);
+	close(c);
+	close(a);
+}
+
+/*
+ * "tcp: get rid of sysctl_tcp_adv_win_scale" (dfa2f0483360, 6.6): the
+ * receive window a buffer gives is sk_rcvbuf * scaling_ratio / 256,
+ * the ratio measured from the received skbs (128, 50%, before any data
+ * since "tcp: increase the default TCP scaling ratio", 697a6c8cec03,
+ * 6.10); net.ipv4.tcp_adv_win_scale is still there, takes [-31, 31] and
+ * does nothing. 6.1.192 gives sk_rcvbuf - (sk_rcvbuf >> tcp_adv_win_scale).
+ * A fresh connection's window clamp is that window of tcp_rmem[1]
+ * (tcp_init_buffer_space(); lo's advmss of 65483 keeps the 2 * advmss
+ * and 4 * advmss adjustments out): 131072 with scale 2 is 98304 on 6.1
+ * and 65536 since; the default scale 1 gives 65536 on both. Only 6.1
+ * and 6.12 are run: 6.6 to 6.9 ignore the knob too, with another ratio.
+ */
+TEST_F(stable, adv_win_scale_ignored_since_6_6)
+{
+	int since = kernel_since(6, 6);
+	int c2, a2, c1, a1;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	ASSERT_EQ(write_str(RMEM, "4096 131072 6291456"), 0);
+	ASSERT_EQ(read_ok(_metadata, ADV_WIN_SCALE), 1);
+
+	window_clamps(_metadata, 2, &c2, &a2);
+	window_clamps(_metadata, 1, &c1, &a1);
+	EXPECT_EQ(c1, 65536);
+	EXPECT_EQ(a1, 65536);
+	EXPECT_EQ(c2, since ? 65536 : 98304) TH_LOG("tcp_adv_win_scale 2, connecting end");
+	EXPECT_EQ(a2, since ? 65536 : 98304) TH_LOG("tcp_adv_win_scale 2, accepted end");
+	/* both take the knob's bounds */
+	EXPECT_EQ(write_long(ADV_WIN_SCALE, 32), -EINVAL);
+	EXPECT_EQ(write_long(ADV_WIN_SCALE, -31), 0);
+	EXPECT_EQ(write_long(ADV_WIN_SCALE, 1), 0);
+}
+
+static int sol_int_opt(int fd, int opt, int *val)
+{
+	socklen_t len = sizeof(*val);
+
+	return getsockopt(fd, SOL_SOCKET, opt, val, &len) ? -errno : 0;
+}
+
+/*
+ * "tcp: add support for SO_PEEK_OFF socket option" (05ea491641d3, 6.9;
+ * IPv6 in "tcp: add SO_PEEK_OFF socket option tor TCPv6", 6.12): a TCP
+ * socket takes SO_PEEK_OFF (-1 until set: off); with an offset set
+ * each MSG_PEEK reads from copied_seq + offset and advances it, a read
+ * takes what it consumed off it, a disconnect sets it back to -1. 6.1
+ * refuses it both ways with EOPNOTSUPP (inet_stream_ops has no
+ * set_peek_off) and every MSG_PEEK reads from the first unread byte.
+ */
+TEST_F(stable, so_peek_off_since_6_9)
+{
+	struct sockaddr sa = { .sa_family = AF_UNSPEC };
+	int since = kernel_since(6, 9);
+	int c, a, off = 0, val;
+	char buf[16];
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	loopback_pairs(_metadata, htonl(INADDR_LOOPBACK), 1, &c, &a);
+	ASSERT_EQ(send(c, "abcdef", 6, 0), 6);
+
+	if (!since) {
+		EXPECT_EQ(setsockopt(a, SOL_SOCKET, SO_PEEK_OFF, &off, sizeof(off)), -1);
+		EXPECT_EQ(errno, EOPNOTSUPP);
+		EXPECT_EQ(sol_int_opt(a, SO_PEEK_OFF, &val), -EOPNOTSUPP);
+		/* one segment: the first byte there is all six there */
+		ASSERT_EQ(recv(a, buf, 3, MSG_PEEK), 3);
+		EXPECT_EQ(memcmp(buf, "abc", 3), 0);
+		ASSERT_EQ(recv(a, buf, 3, MSG_PEEK), 3);
+		EXPECT_EQ(memcmp(buf, "abc", 3), 0) TH_LOG("a second peek reads from the start");
+		goto out;
+	}
+	EXPECT_EQ(sol_int_opt(a, SO_PEEK_OFF, &val), 0);
+	EXPECT_EQ(val, -1);
+	ASSERT_EQ(setsockopt(a, SOL_SOCKET, SO_PEEK_OFF, &off, sizeof(off)), 0);
+	ASSERT_EQ(recv(a, buf, 3, MSG_PEEK), 3);
+	EXPECT_EQ(memcmp(buf, "abc", 3), 0);
+	ASSERT_EQ(recv(a, buf, 3, MSG_PEEK), 3);
+	EXPECT_EQ(memcmp(buf, "def", 3), 0);
+	EXPECT_EQ(sol_int_opt(a, SO_PEEK_OFF, &val), 0);
+	EXPECT_EQ(val, 6);
+	ASSERT_EQ(recv(a, buf, 2, 0), 2);
+	EXPECT_EQ(memcmp(buf, "ab", 2), 0);
+	EXPECT_EQ(sol_int_opt(a, SO_PEEK_OFF, &val), 0);
+	EXPECT_EQ(val, 4);
+	/* the offset is past the last byte received */
+	EXPECT_EQ(recv(a, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT), -1);
+	EXPECT_EQ(errno, EAGAIN);
+	off = 1;
+	ASSERT_EQ(setsockopt(a, SOL_SOCKET, SO_PEEK_OFF, &off, sizeof(off)), 0);
+	ASSERT_EQ(recv(a, buf, sizeof(buf), MSG_PEEK), 3);
+	EXPECT_EQ(memcmp(buf, "def", 3), 0);
+	EXPECT_EQ(sol_int_opt(a, SO_PEEK_OFF, &val), 0);
+	EXPECT_EQ(val, 4);
+	/* connect(AF_UNSPEC): tcp_disconnect() */
+	EXPECT_EQ(connect(a, &sa, sizeof(sa)), 0);
+	EXPECT_EQ(sol_int_opt(a, SO_PEEK_OFF, &val), 0);
+	EXPECT_EQ(val, -1);
+out:
+	close(c);
+	close(a);
+}
+
+/*
+ * "tcp: limit tcp_tso_rtt_log to a valid shift count" (850a7225bc61,
+ * net, Oct 2026; 6.12.117, Debian 6.12.117-1): net.ipv4.tcp_tso_rtt_log
+ * takes [0, 31]; 32 to 255 made tcp_tso_autosize() shift a u32 by 32 or
+ * more (undefined; UBSAN's shift-out-of-bounds). A fix 6.1.192 lacks:
+ * it takes 32 and 255 and reads them back. 256 is EINVAL on both (a u8).
+ */
+TEST_F(stable, tso_rtt_log_at_most_31_since_6_12_117)
+{
+	int since = kernel_since_stable(6, 12, 117);
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in /proc/version");
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 9);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 31), 0);
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 31);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 32), since ? -EINVAL : 0);
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), since ? 31 : 32);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 255), since ? -EINVAL : 0);
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), since ? 31 : 255);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 256), -EINVAL);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 0), 0);
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 0);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 9), 0);
+}
+
+/*
+ * struct tcp_info grew twice: "tcp: add rcv_wnd and plb_rehash to
+ * TCP_INFO" (71fc704768f6, 6.2: tcpi_rcv_wnd, tcpi_rehash, 240 bytes)
+ * and "tcp: new TCP_INFO stats for RTO events" (3868ab0f1925, 6.7:
+ * tcpi_total_rto, _recoveries, _time, 248 bytes). getsockopt(TCP_INFO)
+ * copies min(optlen, its size): 232 bytes on 6.1, the rest of the
+ * buffer untouched; 248 on 6.12. There, on a connection that has sent
+ * nothing since the handshake, the accepted end's tcpi_rcv_wnd is the
+ * window of its SYN-ACK (rsk_rcv_wnd, below 65535 on lo), which the
+ * connecting end holds as tcpi_snd_wnd; no rehash, no RTO.
+ */
+TEST_F(stable, tcp_info_grows_since_6_7)
+{
+	int since_6_7 = kernel_since(6, 7), since_6_2 = kernel_since(6, 2);
+	unsigned char ta[512], tc[512];
+	socklen_t la = sizeof(ta), lc = sizeof(tc);
+	int c, a, want, i, untouched = 0;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since_6_7, -1) TH_LOG("no version in uname");
+	/* tcp_rmem[1]'s window (65536) is what bounds the SYN-ACK's */
+	ASSERT_EQ(write_str(RMEM, "4096 131072 6291456"), 0);
+	want = since_6_7 ? TI_SIZE_6_7 : since_6_2 ? TI_SIZE_6_2 : TI_SIZE_6_1;
+	loopback_pairs(_metadata, htonl(INADDR_LOOPBACK), 1, &c, &a);
+	memset(ta, 0xa5, sizeof(ta));
+	memset(tc, 0xa5, sizeof(tc));
+	ASSERT_EQ(getsockopt(a, IPPROTO_TCP, TCP_INFO, ta, &la), 0);
+	ASSERT_EQ(getsockopt(c, IPPROTO_TCP, TCP_INFO, tc, &lc), 0);
+	EXPECT_EQ(la, want);
+	EXPECT_EQ(lc, want);
+	for (i = want; i < (int)sizeof(ta); i++)
+		untouched += ta[i] == 0xa5;
+	EXPECT_EQ(untouched, (int)sizeof(ta) - want);
+	if (since_6_2) {
+		EXPECT_EQ(ti_u32(ta, TI_RCV_WND), ti_u32(tc, TI_SND_WND));
+		EXPECT_GT(ti_u32(ta, TI_RCV_WND), 0);
+		EXPECT_LT(ti_u32(ta, TI_RCV_WND), 65535);
+		EXPECT_EQ(ti_u32(ta, TI_REHASH), 0);
+	}
+	if (since_6_7) {
+		EXPECT_EQ(ti_u16(ta, TI_TOTAL_RTO), 0);
+		EXPECT_EQ(ti_u16(ta, TI_TOTAL_RTO_RECOVERIES), 0);
+		EXPECT_EQ(ti_u32(ta, TI_TOTAL_RTO_TIME), 0);
+	}
+	close(c);
+	close(a);
+}
+
+/*
+ * "tcp: add u32 counter in tcp_sock and an SNMP counter for PLB"
+ * (29c1c44646ae, 6.2): SCM_TIMESTAMPING_OPT_STATS ends with
+ * TCP_NLA_REHASH (27, a u32: PLB and timeout rehashes). The stats of a
+ * send timestamp (no ACK: no TCP_NLA_TTL) end with TCP_NLA_EDT (25) on
+ * 6.1, with TCP_NLA_REHASH 0 on 6.12 (no rehash on lo).
+ */
+TEST_F(stable, opt_stats_rehash_since_6_2)
+{
+	int flags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
+		    SOF_TIMESTAMPING_OPT_TSONLY | SOF_TIMESTAMPING_OPT_STATS;
+	int since = kernel_since(6, 2);
+	struct pollfd pfd = { .events = 0 };
+	char ctrl[2048], data[64];
+	struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctrl,
+			      .msg_controllen = sizeof(ctrl) };
+	struct cmsghdr *cm;
+	int c, a, stats = 0, last = -1, rehash = -1, nattrs = 0;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	loopback_pairs(_metadata, htonl(INADDR_LOOPBACK), 1, &c, &a);
+	ASSERT_EQ(setsockopt(c, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)), 0);
+	ASSERT_EQ(send(c, "x", 1, 0), 1);
+	/* lo's xmit queues the timestamp: POLLERR until it is read */
+	pfd.fd = c;
+	ASSERT_EQ(poll(&pfd, 1, 5000), 1);
+	ASSERT_GE(recvmsg(c, &msg, MSG_ERRQUEUE), 0) TH_LOG("%s", strerror(errno));
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		const unsigned char *p = CMSG_DATA(cm);
+		int len = cm->cmsg_len - CMSG_LEN(0);
+
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_TIMESTAMPING_OPT_STATS)
+			continue;
+		stats++;
+		while (len >= NLA_HDRLEN) {
+			struct nlattr na;
+
+			memcpy(&na, p, sizeof(na));
+			if (na.nla_len < NLA_HDRLEN || na.nla_len > len)
+				break;
+			last = na.nla_type;
+			nattrs++;
+			if (na.nla_type == KC_TCP_NLA_REHASH &&
+			    na.nla_len == NLA_HDRLEN + sizeof(__u32))
+				rehash = ti_u32(p, NLA_HDRLEN);
+			p += NLA_ALIGN(na.nla_len);
+			len -= NLA_ALIGN(na.nla_len);
+		}
+	}
+	EXPECT_EQ(stats, 1);
+	EXPECT_GT(nattrs, 20);
+	EXPECT_EQ(last, since ? KC_TCP_NLA_REHASH : KC_TCP_NLA_EDT);
+	EXPECT_EQ(rehash, since ? 0 : -1);
+	close(c);
+	close(a);
+}
+
+/*
+ * "tcp: socket option to check for MPTCP fallback to TCP" (c084ebd77a00,
+ * 6.10): getsockopt(IPPROTO_TCP, TCP_IS_MPTCP = 43) on a TCP socket is
+ * 0 (an MPTCP socket says 1); 6.1 knows no option 43: ENOPROTOOPT.
+ */
+TEST_F(stable, tcp_is_mptcp_since_6_10)
+{
+	int since = kernel_since(6, 10);
+	socklen_t len = sizeof(int);
+	int fd, val = -1;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(fd, 0);
+	if (since) {
+		EXPECT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_IS_MPTCP, &val, &len), 0);
+		EXPECT_EQ(val, 0);
+		EXPECT_EQ(len, sizeof(int));
+	} else {
+		EXPECT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_IS_MPTCP, &val, &len), -1);
+		EXPECT_EQ(errno, ENOPROTOOPT);
+		EXPECT_EQ(val, -1);
+	}
+	close(fd);
+}
+
+/*
+ * "net/tcp: Add TCP_AO_REPAIR" (faadfaba5e01, 6.7) with "net/tcp: Limit
+ * TCP_AO_REPAIR to non-listen sockets" (6.7): TCP_AO_REPAIR (42), set or
+ * get, on a listener is EPERM whether or not the kernel has TCP-AO
+ * (tcp_can_repair_sock() first); 6.1 knows no option 42: ENOPROTOOPT.
+ */
+TEST_F(stable, ao_repair_on_listener_eperm_since_6_7)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int since = kernel_since(6, 7), err = since ? EPERM : ENOPROTOOPT;
+	unsigned char buf[64] = {};
+	socklen_t len = sizeof(buf);
+	int fd;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(listen(fd, 1), 0);
+	EXPECT_EQ(setsockopt(fd, IPPROTO_TCP, TCP_AO_REPAIR, buf, sizeof(buf)), -1);
+	EXPECT_EQ(errno, err);
+	EXPECT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_AO_REPAIR, buf, &len), -1);
+	EXPECT_EQ(errno, err);
+	close(fd);
+}
+
+static __s64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * "tcp: add support for usec resolution in TCP TS values" (614e8316aa4c,
+ * 6.7): the low bit of TCP_TIMESTAMP says the socket's clock. In repair
+ * mode an odd value switches it to microseconds (tcp_clock_us()), an
+ * even one keeps milliseconds; getsockopt() sets the bit for the first,
+ * clears it for the second. 6.1 has only the millisecond clock and
+ * returns clock + offset as is. Both clocks are CLOCK_MONOTONIC, so two
+ * reads bracketed by the test's own reads of it, 3 ms apart, differ by
+ * the bracket's length in the socket's unit: about 3000 on 6.12, about
+ * 3 on 6.1 (the bounds are the brackets, in that unit, +/- 2 for the
+ * flooring and the low bit).
+ */
+TEST_F(stable, repair_timestamp_low_bit_is_usec_since_6_7)
+{
+	struct timespec pause = { .tv_nsec = 3000000 };
+	int since = kernel_since(6, 7), on = TCP_REPAIR_ON;
+	__u32 set_odd = 1001, set_even = 1000, r1, r2, re;
+	__s64 t0, ta, tb, tc, td, unit;
+	int fd, fe;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	unit = since ? 1000 : 1000000;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(fd, 0);
+	fe = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(fe, 0);
+	ASSERT_EQ(setsockopt(fd, IPPROTO_TCP, TCP_REPAIR, &on, sizeof(on)), 0);
+	ASSERT_EQ(setsockopt(fe, IPPROTO_TCP, TCP_REPAIR, &on, sizeof(on)), 0);
+
+	t0 = mono_ns();
+	ASSERT_EQ(setsockopt(fd, IPPROTO_TCP, TCP_TIMESTAMP, &set_odd, sizeof(set_odd)), 0);
+	ta = mono_ns();
+	r1 = tcp_timestamp(_metadata, fd);
+	tb = mono_ns();
+	nanosleep(&pause, NULL);
+	tc = mono_ns();
+	r2 = tcp_timestamp(_metadata, fd);
+	td = mono_ns();
+	TH_LOG("reads %u %u, brackets %lld %lld ns", r1, r2,
+	       (long long)(tc - tb), (long long)(td - ta));
+	/* the first read: the value set plus the time since, in the unit */
+	EXPECT_GE((__s64)r1, set_odd - 1);
+	EXPECT_LE((__s64)r1, set_odd + (tb - t0) / unit + 2);
+	EXPECT_GE((__s64)(r2 - r1), (tc - tb) / unit - 2);
+	EXPECT_LE((__s64)(r2 - r1), (td - ta) / unit + 2);
+	if (since) {
+		EXPECT_EQ(r1 & 1, 1);
+		EXPECT_EQ(r2 & 1, 1);
+	}
+
+	/* an even value: milliseconds on both, the low bit clear on 6.12 */
+	t0 = mono_ns();
+	ASSERT_EQ(setsockopt(fe, IPPROTO_TCP, TCP_TIMESTAMP, &set_even, sizeof(set_even)), 0);
+	re = tcp_timestamp(_metadata, fe);
+	ta = mono_ns();
+	EXPECT_GE((__s64)re, set_even - 1);
+	EXPECT_LE((__s64)re, set_even + (ta - t0) / 1000000 + 2);
+	if (since)
+		EXPECT_EQ(re & 1, 0);
+	close(fd);
+	close(fe);
 }
 
 TEST_HARNESS_MAIN
