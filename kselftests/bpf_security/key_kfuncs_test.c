@@ -14,9 +14,11 @@
  *     are pinned to what 6.1.192 returns for each case;
  *   - the verifier's rules for them: references, KF_SLEEPABLE, KF_RET_NULL;
  *   - which dynptrs bpf_verify_pkcs7_signature() takes (a ring buffer
- *     record, a user ring buffer callback's, one at a variable stack
- *     offset: progs/key_dynptr.bpf.c), each pinned for 6.1 and for the
- *     releases since upstream changed it (the *_since_6_N cases).
+ *     record, a user ring buffer callback's: progs/key_dynptr.bpf.c),
+ *     each pinned for 6.1 and for the releases since upstream changed it
+ *     (the *_since_6_N cases); one at a variable stack offset, to it and
+ *     to a helper, is refused (the variable_offset cases, the guards of
+ *     the series' fix 0405).
  *
  * The program (progs/key_kfuncs.bpf.c) is a sleepable BPF LSM program on
  * bpf(): it runs when this process calls BPF_PROG_GET_NEXT_ID. The
@@ -379,8 +381,8 @@ static int no_print(enum libbpf_print_level level, const char *fmt,
  * Which dynptrs bpf_verify_pkcs7_signature() takes changed upstream
  * (progs/key_dynptr.bpf.c, a program each): 6.1's check of a kfunc's
  * struct bpf_dynptr_kern argument (btf_check_func_arg_match()) wants an
- * initialised local dynptr on the stack at a constant offset or not.
- * Each case pins both sides, by the running kernel's version.
+ * initialised local dynptr on the stack. Each _since_ case pins both
+ * sides, by the running kernel's version.
  */
 struct dynptr_run {
 	struct key_dynptr *skel;
@@ -516,32 +518,49 @@ TEST_F(keys, verify_user_ringbuf_sample_since_6_2)
 
 /*
  * &data[idx], idx 0 or 1 at run time: a dynptr at a variable stack
- * offset (root may do such pointer arithmetic). 6.1 looks at the fixed
- * offset only (data[0]), loads the program, and verifies through either;
- * since 79168a669d81 ("bpf: Fix missing var_off check for
- * ARG_PTR_TO_DYNPTR", v6.3, and 6.2.3; not in 6.1-stable) it is refused
- * with these two lines.
+ * offset (root may do such pointer arithmetic), handed to a kfunc
+ * (bpf_verify_pkcs7_signature()) or to a helper (bpf_dynptr_read()).
+ * 6.1.192 looks at the fixed offset only (data[0]'s slots) and loads
+ * both programs, while at run time the callee gets data[idx]; its fix
+ * 0405 and upstream since 79168a669d81 ("bpf: Fix missing var_off check
+ * for ARG_PTR_TO_DYNPTR", v6.3, and 6.2.3; not in 6.1-stable) refuse
+ * them, EINVAL with these words (6.3 ends there; later releases add
+ * "Expected an initialized dynptr as arg #N"). These are the fix's
+ * guards: without it (--fixes omit) they fail, and the run says the
+ * tree carries the bug (patches/fixes.toml).
  */
-#define VAR_OFF_LATER \
-	"dynptr has to be at a constant offset\nExpected an initialized dynptr as arg #0\n"
+#define VAR_OFF_REFUSED "dynptr has to be at a constant offset\n"
 
-TEST_F(keys, variable_offset_dynptr_refused_since_6_3)
+FIXTURE(variable_offset) {
+	int unused;
+};
+
+FIXTURE_VARIANT(variable_offset) {
+	const char *prog;
+};
+
+FIXTURE_VARIANT_ADD(variable_offset, kfunc) { .prog = "verify_variable_offset" };
+
+FIXTURE_VARIANT_ADD(variable_offset, helper) { .prog = "read_variable_offset" };
+
+FIXTURE_SETUP(variable_offset)
+{
+}
+
+FIXTURE_TEARDOWN(variable_offset)
+{
+}
+
+TEST_F(variable_offset, dynptr_refused)
 {
 	static char log[1 << 20];
 	struct dynptr_run r = { .log = log, .size = sizeof(log) };
-	int since = kernel_since(6, 3), err;
+	int err;
 
-	ASSERT_NE(-1, since);
-	err = load_dynptr_prog(_metadata, &r, "verify_variable_offset", self->ring);
-	if (since) {
-		EXPECT_EQ(-EINVAL, err);
-		EXPECT_NE(NULL, strstr(log, VAR_OFF_LATER))
-			TH_LOG("verifier said: %.2000s", log);
-	} else {
-		ASSERT_EQ(0, err) TH_LOG("verifier said: %.2000s", log);
-		run_dynptr_prog(_metadata, &r, "verify_variable_offset");
-		EXPECT_EQ(0, r.skel->data->verify_ret);
-	}
+	err = load_dynptr_prog(_metadata, &r, variant->prog, 0);
+	EXPECT_EQ(-EINVAL, err) TH_LOG("%s loaded", variant->prog);
+	EXPECT_NE(NULL, strstr(log, VAR_OFF_REFUSED))
+		TH_LOG("%s: verifier said: %.2000s", variant->prog, log);
 	put_dynptr_run(&r);
 }
 

@@ -2,11 +2,14 @@
 /*
  * Dynptrs handed to bpf_verify_pkcs7_signature() that 6.1's verifier
  * judges otherwise than later releases' (key_kfuncs_test.c, the
- * *_since_6_N cases): one program each, loaded one at a time (the "?"),
- * a sleepable BPF LSM program on bpf() that runs when the test's process
- * calls BPF_PROG_GET_NEXT_ID. Each verifies data_buf (or a copy of it)
- * against sig_buf with the user key @serial and puts the result in
- * verify_ret.
+ * *_since_6_N cases), and dynptrs at a variable stack offset, which the
+ * series' fix 0405 and upstream since 6.3 refuse (the variable_offset
+ * cases): one program each, loaded one at a time (the "?"), a sleepable
+ * BPF LSM program on bpf() that runs when the test's process calls
+ * BPF_PROG_GET_NEXT_ID. Each verifies data_buf (or a copy of it) against
+ * sig_buf with the user key @serial and puts the result in verify_ret,
+ * but read_variable_offset, which reads data_buf's first bytes through a
+ * helper.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -35,10 +38,11 @@ __u32 data_len;
 __u32 sig_len;
 __u8 data_buf[MAX_DATA];
 __u8 sig_buf[MAX_SIG];
-/* results: runs of the program, the verification's, the drain's */
+/* results: runs of the program, the verification's, the drain's, the read's */
 __u32 runs;
 __s32 verify_ret = 1;
 long drained;
+long read_ret = 1;
 
 static bool for_us(int cmd)
 {
@@ -127,5 +131,29 @@ int BPF_PROG(verify_variable_offset, int cmd, union bpf_attr *attr,
 	idx = bpf_get_prandom_u32() & 1;
 	verify_ret = bpf_verify_pkcs7_signature(&data[idx], &sig, key);
 	bpf_key_put(key);
+	return 0;
+}
+
+/*
+ * The same pick, data[idx], handed to a helper: bpf_dynptr_read() of
+ * data_buf's first bytes.
+ */
+SEC("?lsm.s/bpf")
+int BPF_PROG(read_variable_offset, int cmd, union bpf_attr *attr,
+	     unsigned int size)
+{
+	__u32 dlen = data_len, idx;
+	struct bpf_dynptr data[2];
+	__u8 head[8];
+
+	if (!for_us(cmd))
+		return 0;
+	runs++;
+	if (dlen > MAX_DATA)
+		return 0;
+	bpf_dynptr_from_mem(data_buf, dlen, 0, &data[0]);
+	bpf_dynptr_from_mem(data_buf, dlen, 0, &data[1]);
+	idx = bpf_get_prandom_u32() & 1;
+	read_ret = bpf_dynptr_read(head, sizeof(head), &data[idx], 0, 0);
 	return 0;
 }
