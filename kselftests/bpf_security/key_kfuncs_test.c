@@ -12,7 +12,13 @@
  *   - bpf_verify_pkcs7_signature(): key_validate() of a user key (the
  *     deferred check), then verify_pkcs7_signature(); the return values
  *     are pinned to what 6.1.192 returns for each case;
- *   - the verifier's rules for them: references, KF_SLEEPABLE, KF_RET_NULL.
+ *   - the verifier's rules for them: references, KF_SLEEPABLE, KF_RET_NULL;
+ *   - which dynptrs bpf_verify_pkcs7_signature() takes (a ring buffer
+ *     record, a user ring buffer callback's: progs/key_dynptr.bpf.c),
+ *     each pinned for 6.1 and for the releases since upstream changed it
+ *     (the *_since_6_N cases); one at a variable stack offset, to it and
+ *     to a helper, is refused (the variable_offset cases, the guards of
+ *     the series' fix 0405).
  *
  * The program (progs/key_kfuncs.bpf.c) is a sleepable BPF LSM program on
  * bpf(): it runs when this process calls BPF_PROG_GET_NEXT_ID. The
@@ -36,6 +42,7 @@
 #include "progs/key_req.h"
 #include "key_kfuncs.skel.h"
 #include "key_bad.skel.h"
+#include "key_dynptr.skel.h"
 
 /* include/linux/key.h and include/linux/verification.h, not uapi */
 #define KEY_LOOKUP_CREATE	0x01
@@ -368,6 +375,193 @@ static int no_print(enum libbpf_print_level level, const char *fmt,
 		    va_list args)
 {
 	return 0;
+}
+
+/*
+ * Which dynptrs bpf_verify_pkcs7_signature() takes changed upstream
+ * (progs/key_dynptr.bpf.c, a program each): 6.1's check of a kfunc's
+ * struct bpf_dynptr_kern argument (btf_check_func_arg_match()) wants an
+ * initialised local dynptr on the stack. Each _since_ case pins both
+ * sides, by the running kernel's version.
+ */
+struct dynptr_run {
+	struct key_dynptr *skel;
+	struct bpf_link *link;
+	char *log;
+	size_t size;
+};
+
+/*
+ * Loads only @name of key_dynptr.bpf.c, for user_a's signature of data
+ * to be verified with the keyring @ring: the load's error, the verifier's
+ * log in @r->log. The test's process is the one it acts for.
+ */
+static int load_dynptr_prog(struct __test_metadata *_metadata,
+			    struct dynptr_run *r, const char *name, __s32 ring)
+{
+	struct bpf_program *prog;
+	ssize_t data_len, sig_len;
+
+	libbpf_set_print(no_print);
+	r->log[0] = '\0';
+	r->link = NULL;
+	r->skel = key_dynptr__open();
+	ASSERT_NE(NULL, r->skel);
+	prog = bpf_object__find_program_by_name(r->skel->obj, name);
+	ASSERT_NE(NULL, prog);
+	ASSERT_EQ(0, bpf_program__set_autoload(prog, true));
+	ASSERT_EQ(0, bpf_program__set_log_buf(prog, r->log, r->size));
+	ASSERT_EQ(0, bpf_program__set_log_level(prog, 1));
+
+	data_len = slurp("data", r->skel->bss->data_buf, MAX_DATA);
+	ASSERT_GT(data_len, 0) TH_LOG("%s: %s", here("data"), strerror(errno));
+	sig_len = slurp("data.user_a.p7s", r->skel->bss->sig_buf, MAX_SIG);
+	ASSERT_GT(sig_len, 0) TH_LOG("%s: %s", here("data.user_a.p7s"),
+				     strerror(errno));
+	r->skel->bss->data_len = data_len;
+	r->skel->bss->sig_len = sig_len;
+	r->skel->bss->serial = ring;
+	r->skel->bss->monitored_pid = getpid();
+	return key_dynptr__load(r->skel);
+}
+
+/* Attaches @name (loaded) and runs it once. */
+static void run_dynptr_prog(struct __test_metadata *_metadata,
+			    struct dynptr_run *r, const char *name)
+{
+	struct bpf_program *prog;
+	union bpf_attr attr = {};
+
+	prog = bpf_object__find_program_by_name(r->skel->obj, name);
+	ASSERT_NE(NULL, prog);
+	r->link = bpf_program__attach_lsm(prog);
+	ASSERT_NE(NULL, r->link);
+	syscall(__NR_bpf, BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr));
+	ASSERT_EQ(1, r->skel->bss->runs);
+}
+
+static void put_dynptr_run(struct dynptr_run *r)
+{
+	bpf_link__destroy(r->link);
+	key_dynptr__destroy(r->skel);
+}
+
+/*
+ * A ring buffer record (bpf_ringbuf_reserve_dynptr()) holding the
+ * signed data. 6.1 takes a local dynptr only; since 6b75bd3d0367 ("bpf:
+ * Refactor ARG_PTR_TO_DYNPTR checks into process_dynptr_func", v6.2,
+ * which lifted the kfuncs' DYNPTR_TYPE_LOCAL constraint) any initialised
+ * one: the record is verified as data_buf is.
+ */
+#define RINGBUF_V61 \
+	"arg#0 pointer type STRUCT bpf_dynptr_kern points to unsupported dynamic pointer type"
+
+TEST_F(keys, verify_ringbuf_record_since_6_2)
+{
+	static char log[1 << 20];
+	struct dynptr_run r = { .log = log, .size = sizeof(log) };
+	int since = kernel_since(6, 2), err;
+
+	ASSERT_NE(-1, since);
+	err = load_dynptr_prog(_metadata, &r, "verify_ringbuf_record", self->ring);
+	if (since) {
+		ASSERT_EQ(0, err) TH_LOG("verifier said: %.2000s", log);
+		run_dynptr_prog(_metadata, &r, "verify_ringbuf_record");
+		EXPECT_EQ(0, r.skel->data->verify_ret);
+	} else {
+		EXPECT_EQ(-EINVAL, err);
+		EXPECT_NE(NULL, strstr(log, RINGBUF_V61))
+			TH_LOG("verifier said: %.2000s", log);
+	}
+	put_dynptr_run(&r);
+}
+
+/*
+ * The dynptr a user ring buffer callback is given (the sample): 6.1
+ * wants the kfunc's dynptr on the program's stack; since 270605317366
+ * ("bpf: Rework process_dynptr_func", v6.2, CONST_PTR_TO_DYNPTR) the
+ * callback's own is taken, and a sample holding the signed data is
+ * verified.
+ */
+#define CALLBACK_V61 "arg#0 pointer type STRUCT bpf_dynptr_kern not to stack"
+
+TEST_F(keys, verify_user_ringbuf_sample_since_6_2)
+{
+	static char log[1 << 20];
+	struct dynptr_run r = { .log = log, .size = sizeof(log) };
+	int since = kernel_since(6, 2), err;
+	struct user_ring_buffer *urb;
+	void *sample;
+
+	ASSERT_NE(-1, since);
+	err = load_dynptr_prog(_metadata, &r, "verify_user_ringbuf_sample",
+			       self->ring);
+	if (since) {
+		ASSERT_EQ(0, err) TH_LOG("verifier said: %.2000s", log);
+		urb = user_ring_buffer__new(bpf_map__fd(r.skel->maps.samples), NULL);
+		ASSERT_NE(NULL, urb);
+		sample = user_ring_buffer__reserve(urb, r.skel->bss->data_len);
+		ASSERT_NE(NULL, sample);
+		memcpy(sample, r.skel->bss->data_buf, r.skel->bss->data_len);
+		user_ring_buffer__submit(urb, sample);
+		run_dynptr_prog(_metadata, &r, "verify_user_ringbuf_sample");
+		EXPECT_EQ(1, r.skel->bss->drained);
+		EXPECT_EQ(0, r.skel->data->verify_ret);
+		user_ring_buffer__free(urb);
+	} else {
+		EXPECT_EQ(-EINVAL, err);
+		EXPECT_NE(NULL, strstr(log, CALLBACK_V61))
+			TH_LOG("verifier said: %.2000s", log);
+	}
+	put_dynptr_run(&r);
+}
+
+/*
+ * &data[idx], idx 0 or 1 at run time: a dynptr at a variable stack
+ * offset (root may do such pointer arithmetic), handed to a kfunc
+ * (bpf_verify_pkcs7_signature()) or to a helper (bpf_dynptr_read()).
+ * 6.1.192 looks at the fixed offset only (data[0]'s slots) and loads
+ * both programs, while at run time the callee gets data[idx]; its fix
+ * 0405 and upstream since 79168a669d81 ("bpf: Fix missing var_off check
+ * for ARG_PTR_TO_DYNPTR", v6.3, and 6.2.3; not in 6.1-stable) refuse
+ * them, EINVAL with these words (6.3 ends there; later releases add
+ * "Expected an initialized dynptr as arg #N"). These are the fix's
+ * guards: without it (--fixes omit) they fail, and the run says the
+ * tree carries the bug (patches/fixes.toml).
+ */
+#define VAR_OFF_REFUSED "dynptr has to be at a constant offset\n"
+
+FIXTURE(variable_offset) {
+	int unused;
+};
+
+FIXTURE_VARIANT(variable_offset) {
+	const char *prog;
+};
+
+FIXTURE_VARIANT_ADD(variable_offset, kfunc) { .prog = "verify_variable_offset" };
+
+FIXTURE_VARIANT_ADD(variable_offset, helper) { .prog = "read_variable_offset" };
+
+FIXTURE_SETUP(variable_offset)
+{
+}
+
+FIXTURE_TEARDOWN(variable_offset)
+{
+}
+
+TEST_F(variable_offset, dynptr_refused)
+{
+	static char log[1 << 20];
+	struct dynptr_run r = { .log = log, .size = sizeof(log) };
+	int err;
+
+	err = load_dynptr_prog(_metadata, &r, variant->prog, 0);
+	EXPECT_EQ(-EINVAL, err) TH_LOG("%s loaded", variant->prog);
+	EXPECT_NE(NULL, strstr(log, VAR_OFF_REFUSED))
+		TH_LOG("%s: verifier said: %.2000s", variant->prog, log);
+	put_dynptr_run(&r);
 }
 
 /*

@@ -19,6 +19,8 @@
  *    returning 1 stops it, an error wins over a partial count), the
  *    BPF_MAX_USER_RINGBUF_SAMPLES cap, -EBUSY for a nested drain, and that a
  *    sample still being written (busy) holds back every later sample;
+ *  - the verifier: a callback may not re-initialise its dynptr, nor return
+ *    anything but 0 or 1 (the words of that refusal, 6.1's and 6.8's);
  *  - reserve_blocking(): bad timeout, timeout 0, a timeout that expires, and
  *    blocking until a consumer frees space; epoll wake-ups for the default,
  *    BPF_RB_NO_WAKEUP and BPF_RB_FORCE_WAKEUP;
@@ -1019,6 +1021,39 @@ TEST_F(reinit, callback_dynptr_refused)
 	EXPECT_EQ(-EINVAL, err) TH_LOG("%s loaded", variant->prog);
 	EXPECT_NE(NULL, strstr(log, "Dynptr has to be an uninitialized dynptr"))
 		TH_LOG("%s: verifier said: %.2000s", variant->prog, log);
+}
+
+/*
+ * A callback returning 2 (only 0 and 1 are allowed) is refused at load
+ * with EINVAL by both releases; the verifier's words for it changed in
+ * c871d0e00f0e ("bpf: enforce precise retval range on program exit",
+ * v6.8), which prints the register's signed bounds and the range as
+ * [min, max] where 6.1 prints tnums (value; mask).
+ */
+#define RET2_V61 \
+	"At callback return the register R0 has value (0x2; 0x0) should have been in (0x0; 0x1)"
+#define RET2_LATER \
+	"At callback return the register R0 has smin=2 smax=2 should have been in [0, 1]"
+
+TEST(callback_return_2_log_since_6_8)
+{
+	static char log[1 << 20];
+	int since = kernel_since(6, 8), err;
+	struct user_ringbuf *skel;
+
+	ASSERT_NE(-1, since);
+	skel = user_ringbuf__open();
+	ASSERT_NE(NULL, skel);
+	ASSERT_EQ(0, bpf_program__set_autoload(skel->progs.drain_return_2, true));
+	ASSERT_EQ(0, bpf_program__set_log_buf(skel->progs.drain_return_2, log,
+					      sizeof(log)));
+	ASSERT_EQ(0, bpf_program__set_log_level(skel->progs.drain_return_2, 1));
+	libbpf_set_print(quiet);	/* the refusal is expected */
+	err = user_ringbuf__load(skel);
+	user_ringbuf__destroy(skel);
+	EXPECT_EQ(-EINVAL, err);
+	EXPECT_NE(NULL, strstr(log, since ? RET2_LATER : RET2_V61))
+		TH_LOG("verifier said: %.2000s", log);
 }
 
 /* ---------------------------------------------------------------------- */

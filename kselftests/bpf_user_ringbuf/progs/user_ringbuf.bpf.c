@@ -125,3 +125,20 @@ int drain_reinit_ringbuf(void *ctx)
 	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, reinit_ringbuf_cb, NULL, 0);
 	return 0;
 }
+
+/*
+ * A callback returning 2, where only 0 (go on) and 1 (stop) are
+ * allowed: refused at load by every release, in words that changed
+ * (callback_return_2_log_since_6_8). Never run.
+ */
+static long return_2_cb(struct bpf_dynptr *dynptr, void *ctx)
+{
+	return 2;
+}
+
+SEC("?syscall")
+int drain_return_2(void *ctx)
+{
+	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, return_2_cb, NULL, 0);
+	return 0;
+}
