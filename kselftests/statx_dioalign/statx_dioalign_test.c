@@ -1091,8 +1091,8 @@ TEST(mnt_id_unique_since_6_8)
 	EXPECT_EQ(stx.stx_mask & (STATX_MNT_ID | STATX_MNT_ID_UNIQUE),
 		  STATX_MNT_ID);
 	id = stx.stx_mnt_id;
-	EXPECT_TRUE(mountinfo_has(id, "/")) TH_LOG("mount id %llu",
-						    (unsigned long long)id);
+	EXPECT_TRUE(mountinfo_has(id, "/"))
+		TH_LOG("mount id %llu", (unsigned long long)id);
 
 	ASSERT_EQ(sys_statx("/", 0, STATX_MNT_ID_UNIQUE, &stx), 0);
 	if (since) {
