@@ -1588,6 +1588,7 @@ struct peer {
 struct segment {
 	struct iphdr ip;
 	struct tcphdr tcp;
+	__u8 opt[40];
 };
 
 static void peer_open(struct __test_metadata *_metadata, struct peer *p,
@@ -1608,49 +1609,64 @@ static void peer_open(struct __test_metadata *_metadata, struct peer *p,
 	ASSERT_EQ(bind(p->pkt, (struct sockaddr *)&ll, sizeof(ll)), 0);
 }
 
-/* Send the peer's segment with @flags (TH_*), @seq and @ack. */
-static void peer_send(struct __test_metadata *_metadata, struct peer *p,
-		      __u8 flags, __u32 seq, __u32 ack)
+/*
+ * Send the peer's segment from port @sport with @flags (TH_*), @seq,
+ * @ack and the @optlen bytes of TCP options at @opt (a multiple of 4).
+ */
+static void peer_send_opt(struct __test_metadata *_metadata, struct peer *p,
+			  __u16 sport, __u8 flags, __u32 seq, __u32 ack,
+			  const __u8 *opt, int optlen)
 {
+	int tcplen = sizeof(struct tcphdr) + optlen;
+	int len = sizeof(struct iphdr) + tcplen;
 	struct segment s = {};
 	unsigned short ph[6];
 	unsigned int sum = 0;
 	int k;
 
+	ASSERT_TRUE(optlen % 4 == 0 && optlen <= (int)sizeof(s.opt));
 	s.ip.version = 4;
 	s.ip.ihl = 5;
 	s.ip.ttl = 64;
 	s.ip.protocol = IPPROTO_TCP;
-	s.ip.tot_len = htons(sizeof(s));
+	s.ip.tot_len = htons(len);
 	s.ip.saddr = htonl(PEER_ADDR);
 	s.ip.daddr = p->listener.sin_addr.s_addr;
-	s.tcp.source = htons(PEER_PORT);
+	s.tcp.source = htons(sport);
 	s.tcp.dest = p->listener.sin_port;
 	s.tcp.seq = htonl(seq);
 	s.tcp.ack_seq = htonl(ack);
-	s.tcp.doff = 5;
+	s.tcp.doff = tcplen / 4;
 	s.tcp.syn = !!(flags & TH_SYN);
 	s.tcp.rst = !!(flags & TH_RST);
 	s.tcp.ack = !!(flags & TH_ACK);
 	s.tcp.window = htons(65535);
+	if (optlen)
+		memcpy(s.opt, opt, optlen);
 	memcpy(&ph[0], &s.ip.saddr, 4);
 	memcpy(&ph[2], &s.ip.daddr, 4);
 	ph[4] = htons(IPPROTO_TCP);
-	ph[5] = htons(sizeof(s.tcp));
+	ph[5] = htons(tcplen);
 	for (k = 0; k < 6; k++)
 		sum += ph[k];
-	s.tcp.check = kc_inet_csum(&s.tcp, sizeof(s.tcp), sum);
-	ASSERT_EQ(sendto(p->raw, &s, sizeof(s), 0,
+	s.tcp.check = kc_inet_csum(&s.tcp, tcplen, sum);
+	ASSERT_EQ(sendto(p->raw, &s, len, 0,
 			 (struct sockaddr *)&p->listener,
-			 sizeof(p->listener)), sizeof(s));
+			 sizeof(p->listener)), len);
+}
+
+/* Send the peer's segment with @flags (TH_*), @seq and @ack. */
+static void peer_send(struct __test_metadata *_metadata, struct peer *p,
+		      __u8 flags, __u32 seq, __u32 ack)
+{
+	peer_send_opt(_metadata, p, PEER_PORT, flags, seq, ack, NULL, 0);
 }
 
 /*
- * The next segment the listener sent the peer with SYN set as @syn says
- * (a SYN-ACK retransmitted meanwhile is not the answer looked for),
- * waiting up to @ms: 1 with it in @t, 0 if none came.
+ * The next segment the netns sent the peer, to any of its ports,
+ * waiting up to @ms: 1 with its TCP header in @t, 0 if none came.
  */
-static int peer_recv(struct peer *p, struct tcphdr *t, bool syn, int ms)
+static int peer_next(struct peer *p, struct tcphdr *t, int ms)
 {
 	struct pollfd pfd = { .fd = p->pkt, .events = POLLIN };
 	struct segment s;
@@ -1660,17 +1676,29 @@ static int peer_recv(struct peer *p, struct tcphdr *t, bool syn, int ms)
 	while (poll(&pfd, 1, ms) == 1) {
 		alen = sizeof(ll);
 		if (recvfrom(p->pkt, &s, sizeof(s), 0, (struct sockaddr *)&ll,
-			     &alen) < (ssize_t)sizeof(s))
+			     &alen) < (ssize_t)(sizeof(s.ip) + sizeof(s.tcp)))
 			continue;
 		if (ll.sll_pkttype != PACKET_OUTGOING ||
 		    ll.sll_protocol != htons(ETH_P_IP) ||
 		    s.ip.protocol != IPPROTO_TCP ||
-		    s.ip.daddr != htonl(PEER_ADDR) ||
-		    s.tcp.dest != htons(PEER_PORT) || s.tcp.syn != syn)
+		    s.ip.daddr != htonl(PEER_ADDR))
 			continue;
 		*t = s.tcp;
 		return 1;
 	}
+	return 0;
+}
+
+/*
+ * The next segment the listener sent the peer's PEER_PORT with SYN set
+ * as @syn says (a SYN-ACK retransmitted meanwhile is not the answer
+ * looked for), waiting up to @ms: 1 with it in @t, 0 if none came.
+ */
+static int peer_recv(struct peer *p, struct tcphdr *t, bool syn, int ms)
+{
+	while (peer_next(p, t, ms))
+		if (t->dest == htons(PEER_PORT) && t->syn == syn)
+			return 1;
 	return 0;
 }
 
@@ -1774,6 +1802,9 @@ TEST_F(stable, syn_recv_non_exact_rst_gets_challenge_ack)
 #endif
 #ifndef TCP_AO_REPAIR
 #define TCP_AO_REPAIR	42
+#endif
+#ifndef TCP_AO_INFO
+#define TCP_AO_INFO	40
 #endif
 /* the TCP_NLA_* enum of 6.2's include/uapi/linux/tcp.h: after TCP_NLA_TTL */
 #define KC_TCP_NLA_EDT		25
@@ -1955,30 +1986,30 @@ out:
 }
 
 /*
- * "tcp: limit tcp_tso_rtt_log to a valid shift count" (850a7225bc61,
- * net, Oct 2026; 6.12.117, Debian 6.12.117-1): net.ipv4.tcp_tso_rtt_log
- * takes [0, 31]; 32 to 255 made tcp_tso_autosize() shift a u32 by 32 or
- * more (undefined; UBSAN's shift-out-of-bounds). A fix 6.1.192 lacks:
- * it takes 32 and 255 and reads them back. 256 is EINVAL on both (a u8).
+ * "tcp: limit tcp_tso_rtt_log to a valid shift count" (850a7225bc61;
+ * 6.12.117, Debian 6.12.117-1): net.ipv4.tcp_tso_rtt_log takes [0, 31];
+ * 32 to 255 made tcp_tso_autosize() shift a u32 by 32 or more
+ * (undefined; UBSAN's shift-out-of-bounds). 6.1-stable lacks it: 6.1.192
+ * takes 32 and 255 and reads them back. The series' fix 0004 is the
+ * backport, so this asserts 6.12's side on every kernel. 256 is EINVAL
+ * on both (a u8).
  */
-TEST_F(stable, tso_rtt_log_at_most_31_since_6_12_117)
+TEST_F(stable, tso_rtt_log_at_most_31)
 {
-	int since = kernel_since_stable(6, 12, 117);
-
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	ASSERT_NE(since, -1) TH_LOG("no version in /proc/version");
 	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 9);
 	EXPECT_EQ(write_long(TSO_RTT_LOG, 31), 0);
 	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 31);
-	EXPECT_EQ(write_long(TSO_RTT_LOG, 32), since ? -EINVAL : 0);
-	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), since ? 31 : 32);
-	EXPECT_EQ(write_long(TSO_RTT_LOG, 255), since ? -EINVAL : 0);
-	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), since ? 31 : 255);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 32), -EINVAL);
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 31);
+	EXPECT_EQ(write_long(TSO_RTT_LOG, 255), -EINVAL);
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 31);
 	EXPECT_EQ(write_long(TSO_RTT_LOG, 256), -EINVAL);
 	EXPECT_EQ(write_long(TSO_RTT_LOG, 0), 0);
 	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 0);
 	EXPECT_EQ(write_long(TSO_RTT_LOG, 9), 0);
+	EXPECT_EQ(read_ok(_metadata, TSO_RTT_LOG), 9);
 }
 
 /*
@@ -2147,6 +2178,110 @@ TEST_F(stable, ao_repair_on_listener_eperm_since_6_7)
 	EXPECT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_AO_REPAIR, buf, &len), -1);
 	EXPECT_EQ(errno, err);
 	close(fd);
+}
+
+/*
+ * Whether the kernel has TCP-MD5 (CONFIG_TCP_MD5SIG) or TCP-AO
+ * (CONFIG_TCP_AO): deleting an MD5 key no socket has is ENOENT with the
+ * first, and reading TCP_AO_INFO of a socket without TCP-AO is ENOENT
+ * with the second; ENOPROTOOPT without them.
+ */
+static bool tcp_auth_built_in(struct __test_metadata *_metadata)
+{
+	struct tcp_md5sig md5 = {};
+	unsigned char ao[64] = {};
+	socklen_t len = sizeof(ao);
+	int fd, md5_err, ao_err;
+
+	md5.tcpm_addr.ss_family = AF_INET;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &md5, sizeof(md5)), -1);
+	md5_err = errno;
+	ASSERT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_AO_INFO, ao, &len), -1);
+	ao_err = errno;
+	close(fd);
+	TH_LOG("TCP-MD5: %s, TCP-AO: %s", strerror(md5_err), strerror(ao_err));
+	return md5_err != ENOPROTOOPT || ao_err != ENOPROTOOPT;
+}
+
+/*
+ * "net/tcp: Verify inbound TCP-AO signed segments" (0a3a809089eb, 6.7):
+ * with CONFIG_TCP_MD5SIG or CONFIG_TCP_AO (Debian's 6.1 kernel has the
+ * first; so does this suite's config), tcp_v4_rcv() checks the options
+ * of every segment to a socket with tcp_inbound_hash(), and drops one
+ * with a malformed option (a length below 2 or past the header, met
+ * while 18 bytes of options or more are left, 5 with TCP-AO) without an
+ * answer: a SYN to a listener whose options start with option 99 of
+ * length 1 gets no SYN-ACK. 6.1's tcp_inbound_md5_hash() only looks for
+ * an MD5 option and tcp_parse_options() stops at the malformed one: the
+ * SYN is answered. A SYN with option 99 of length 2 (well-formed) is
+ * answered on both, and 6.7+ without either option answers both.
+ *
+ * The malformed SYN goes first, the control SYN after it, both from one
+ * CPU through lo (no RPS): its backlog takes them in that order, and
+ * each is answered before the next is read, so once the control's
+ * SYN-ACK is seen, an answer to the malformed SYN would already have
+ * been seen before it.
+ */
+TEST_F(stable, malformed_option_dropped_since_6_7)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int since = kernel_since(6, 7), bad_synack = 0, bad_other = 0;
+	__u16 bad_port = PEER_PORT, good_port = PEER_PORT + 1;
+	__u8 bad[20], good[20];
+	bool drop, control = false;
+	struct tcphdr t;
+	struct peer p;
+	cpu_set_t cpu;
+	int lfd, this_cpu;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	drop = since && tcp_auth_built_in(_metadata);
+	this_cpu = sched_getcpu();
+	ASSERT_GE(this_cpu, 0);
+	CPU_ZERO(&cpu);
+	CPU_SET(this_cpu, &cpu);
+	ASSERT_EQ(sched_setaffinity(0, sizeof(cpu), &cpu), 0);
+	/* option 99 (unassigned) of length 1, or 2; NOPs to 20 bytes */
+	memset(bad, TCPOPT_NOP, sizeof(bad));
+	bad[0] = 99;
+	bad[1] = 1;
+	memcpy(good, bad, sizeof(good));
+	good[1] = 2;
+
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ASSERT_EQ(listen(lfd, 4), 0);
+	peer_open(_metadata, &p, lfd);
+
+	peer_send_opt(_metadata, &p, bad_port, TH_SYN, PEER_ISN, 0,
+		      bad, sizeof(bad));
+	peer_send_opt(_metadata, &p, good_port, TH_SYN, PEER_ISN, 0,
+		      good, sizeof(good));
+	while (!control && peer_next(&p, &t, 2000)) {
+		if (t.dest == htons(bad_port)) {
+			if (t.syn && t.ack)
+				bad_synack++;
+			else
+				bad_other++;
+		} else if (t.dest == htons(good_port) && t.syn && t.ack) {
+			control = true;
+			EXPECT_EQ(ntohl(t.ack_seq), PEER_ISN + 1);
+		}
+	}
+	ASSERT_TRUE(control) TH_LOG("no SYN-ACK to the well-formed SYN");
+	EXPECT_EQ(bad_synack, drop ? 0 : 1)
+		TH_LOG("kernel %s 6.7, %s the option check",
+		       since ? "since" : "before", drop ? "with" : "without");
+	EXPECT_EQ(bad_other, 0);
+	close(p.raw);
+	close(p.pkt);
+	close(lfd);
 }
 
 static __s64 mono_ns(void)
