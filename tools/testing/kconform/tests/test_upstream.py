@@ -141,6 +141,30 @@ class MakeArgsTest(unittest.TestCase):
 		self.assertIn('TRUNNER_EXTRA_FILES=/o/sign-file verify_sig_setup.sh', args)
 
 
+class RebuildTest(unittest.TestCase):
+
+	def test_the_test_objects_dependency_files_go_before_make(self) -> None:
+		tmp = Path(tempfile.mkdtemp())
+		_selftests(tmp / 'linux')
+		kdir = tmp / 'kdir'
+		kdir.mkdir()
+		(kdir / '.config').write_text(''.join(
+			f'{line}\n' for line in (REPO / upstream.CONFIG).read_text().splitlines()
+			if line.startswith('CONFIG_')))
+		output = tmp / 'out/build'
+		output.mkdir(parents=True)
+		# as 6.12's first build left it: the light skeleton by its bare name
+		(output / 'kfunc_call.test.d').write_text(
+			'kfunc_call.test.o: kfunc_call_test.lskel.h\n')
+		(output / 'libbpf.d').write_text('x\n')
+		seen: List[List[str]] = []
+		with mock.patch.object(proc, 'check', side_effect=lambda *a, **k: seen.append(
+				sorted(f.name for f in output.iterdir()))):
+			upstream.build(tmp / 'linux', kdir / 'vmlinux', kdir, REPO / upstream.CONFIG,
+				       tmp / 'out', ['kfunc_call'], 2, tmp / 'log', guest.TOOLCHAIN)
+		self.assertEqual(seen, [['libbpf.d']])
+
+
 class ConfigTest(unittest.TestCase):
 
 	def test_a_kernel_without_the_fragment_is_refused_before_make(self) -> None:
