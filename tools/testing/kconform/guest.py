@@ -429,9 +429,12 @@ def userspace(job: GuestJob, specs: Sequence[SuiteSpec],
 		return False
 	stamp.unlink(missing_ok=True)
 	installed = install_tests(job, specs)
-	install_upstream(job, specs)
+	built = install_upstream(job, specs)
 	make_initramfs(job, installed, specs)
-	if key is not None:
+	# a test_progs that did not build is tried again by the next run:
+	# its failure need not come from what the key holds (a stale file
+	# of the build folder, the runner's build steps)
+	if key is not None and built:
 		stamp.write_text(key)
 	return True
 
@@ -508,15 +511,15 @@ def not_built_of(installed: Path) -> Dict[str, str]:
 	return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> None:
+def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> bool:
 	"""upstream's test_progs for the suites' selectors (those of the
 	tree's tests), built against the kernel (a package's: its vmlinux,
 	no bpf_testmod.ko) and installed as `upstream:test_progs`. A build
 	that fails is installed as a program that fails with its error: the
-	other targets run."""
+	other targets run. False when it failed."""
 	wanted = upstream.known(job.tree, upstream_selectors(job, specs))
 	if not wanted:
-		return
+		return True
 	try:
 		with ccache.measured(job.ccache, 'upstream'):
 			built = upstream.build(job.tree, job.build_dir / 'vmlinux',
@@ -528,6 +531,8 @@ def install_upstream(job: GuestJob, specs: Sequence[SuiteSpec]) -> None:
 	except KconformError as e:
 		print(f'kconform: userspace: upstream test_progs: {e}', flush=True)
 		upstream.install_failure(job.installed, str(e))
+		return False
+	return True
 
 
 # What glibc dlopen()s rather than links, so ldd does not list it:

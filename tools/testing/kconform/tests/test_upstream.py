@@ -514,6 +514,18 @@ class GuestTest(unittest.TestCase):
 					     Status.FAIL, 'exit=1')
 		self.assertEqual([(c.name, c.status) for c in got], [('test_progs', Status.FAIL)])
 
+	def test_a_failed_build_is_tried_again_by_the_next_run(self) -> None:
+		job = self._job('default')
+		job.build_dir.mkdir(parents=True)
+		specs = [s for s in suites.load(REPO) if s.name == 'bpf_task_iter']
+		stamp = job.build_dir / 'kconform-userspace'
+		for ok, stamped in ((False, False), (True, True)):
+			with mock.patch.object(guest, 'install_tests', return_value=job.installed), \
+					mock.patch.object(guest, 'install_upstream', return_value=ok), \
+					mock.patch.object(guest, 'make_initramfs'):
+				self.assertTrue(guest.userspace(job, specs, 'key'))
+			self.assertEqual(stamp.exists(), stamped)
+
 	def test_the_boot_runs_it_in_a_lane_with_the_selectors(self) -> None:
 		job = self._job('default')
 		job.lanes = 2
