@@ -713,9 +713,9 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 		[s.cmdline for s in specs if s.cmdline]
 	parts.append(seed_arg())
 	run = list(run_list) if run_list is not None else entries(job, specs)
+	selected = upstream.known(job.tree, upstream_selectors(job, specs))
 	if any(e.split(':')[0] == upstream.TARGET for e in run):
-		parts.append(f'{upstream.PARAM}=' + ','.join(
-			upstream.known(job.tree, upstream_selectors(job, specs))))
+		parts.append(f'{upstream.PARAM}=' + ','.join(selected))
 	plan = lanes.plan(run, [s.kselftest for s in specs if s.alone and s.kselftest],
 			  job.lanes, lanes.known_seconds(job.build_dir, {
 				  upstream.TARGET: upstream.SECONDS, **{
@@ -730,8 +730,7 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 			     not_built_of(job.installed))
 	for s in out:
 		if s.name == upstream.TARGET:
-			s.cases += upstream.unreported(upstream.known(
-				job.tree, upstream_selectors(job, specs)), s.cases)
+			s.cases += upstream.unreported(selected, s.cases)
 	lanes.save_seconds(job.build_dir, lanes.seconds_of(
 		[(s.name, [c.duration_s for c in s.cases if c.duration_s is not None])
 		 for s in out if not runner_made(s.name)]))

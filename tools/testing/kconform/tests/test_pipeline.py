@@ -35,6 +35,18 @@ def plan_of(src: tree.Source, *extra: str) -> Tuple[List[suites.SuiteSpec], pipe
 		return registry, pipeline.plan(inp, registry, kern, src, gjob, kjob)
 
 
+def with_code(name: str) -> Tuple[tree.Source, suites.SuiteSpec]:
+	"""A linux-source-6.12 tree holding what suite @name requires (its
+	kernel code is there), and the suite."""
+	tmp = Path(tempfile.mkdtemp())
+	src = tree.Source('linux-source-6.12', tmp / 'linux', tmp / 'work')
+	spec = next(s for s in suites.load(inputs.REPO) if s.name == name)
+	for path, text in spec.requires:
+		(src.tree / path).parent.mkdir(parents=True, exist_ok=True)
+		(src.tree / path).write_text(text or '')
+	return src, spec
+
+
 class PlanTest(unittest.TestCase):
 
 	def test_a_suite_whose_code_is_missing_is_one_skipped_case(self) -> None:
@@ -71,12 +83,7 @@ class PlanTest(unittest.TestCase):
 
 
 	def test_a_dropped_hook_patch_skips_only_the_cases_that_need_it(self) -> None:
-		tmp = Path(tempfile.mkdtemp())
-		src = tree.Source('linux-source-6.12', tmp / 'linux', tmp / 'work')
-		netlink = next(s for s in suites.load(inputs.REPO) if s.name == 'netlink_intro')
-		for path, text in netlink.requires:	# its kernel code is there
-			(src.tree / path).parent.mkdir(parents=True, exist_ok=True)
-			(src.tree / path).write_text(text or '')
+		src, _ = with_code('netlink_intro')
 		src.dropped = {'0501-lib-add-a-generic-netlink-test-family.patch': 'rejected'}
 		_, plan = plan_of(src, '--suite', 'netlink_intro')
 		self.assertEqual([s.name for s in plan.kselftest], ['netlink_intro'])
@@ -98,12 +105,7 @@ class PlanTest(unittest.TestCase):
 
 
 	def test_upstream_s_tests_run_where_the_kunit_hooks_do_not_apply(self) -> None:
-		tmp = Path(tempfile.mkdtemp())
-		src = tree.Source('linux-source-6.12', tmp / 'linux', tmp / 'work')
-		spec = next(s for s in suites.load(inputs.REPO) if s.name == 'bpf_cgroup_iter')
-		for path, text in spec.requires:	# its kernel code is there
-			(src.tree / path).parent.mkdir(parents=True, exist_ok=True)
-			(src.tree / path).write_text(text or '')
+		src, spec = with_code('bpf_cgroup_iter')
 		tests = src.tree / upstream.SELFTESTS / 'prog_tests'
 		tests.mkdir(parents=True)
 		(tests / 'cgroup_iter.c').write_text('void test_cgroup_iter(void)\n{\n}\n')
