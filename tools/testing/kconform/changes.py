@@ -53,6 +53,7 @@ SERIES = 'series'	# the feature of the series' patches no suite claims
 NOT_CODE = ('MAINTAINERS',)
 NO_MATCH = 'no match found'
 NOT_RUN = 'coverage not run'
+NOT_RECORDED = 'suites not recorded'	# a run with no per-suite line data
 UNTESTED = 'untested change'
 JUDGED = 'changes.toml'		# the hand reading of hunks, in the repository
 VISIBLE = 'test-visible'
@@ -461,9 +462,19 @@ def _lookup(info: coverage.Info, rel: str) -> Optional[Dict[int, int]]:
 	return None
 
 
-def line_data(rel: Release, results: Path, repo: Path) -> Tuple[Optional[coverage.Info], str]:
-	"""A coverage run's line data of the release and where it is from;
-	(None, '') when no coverage run of it is found."""
+@dataclass(frozen=True)
+class LineData:
+	"""A coverage run's line data of a release: the sum of its boots,
+	where it is from, and what each suite ran (coverage.by_suite: "kunit"
+	and each kselftest target; None for a run that kept no such data)."""
+	info: coverage.Info
+	where: str
+	by: Optional[Dict[str, coverage.Info]] = None
+
+
+def line_data(rel: Release, results: Path, repo: Path) -> Optional[LineData]:
+	"""A coverage run's line data of the release; None when no coverage
+	run of it is found."""
 	places = [results / matrix.folder_name(rel.name)]
 	other = repo / 'results' / 'coverage'
 	try:
@@ -476,19 +487,35 @@ def line_data(rel: Release, results: Path, repo: Path) -> Tuple[Optional[coverag
 	for p in places:
 		f = p / 'coverage.info'
 		if f.exists():
-			return coverage.parse_info(f.read_text(errors='replace')), str(f)
-	return None, ''
+			return LineData(coverage.parse_info(f.read_text(errors='replace')), str(f),
+					coverage.by_suite(p))
+	return None
+
+
+def ran_by(by: Optional[Mapping[str, coverage.Info]], rel: str,
+	   lines: Sequence[int]) -> Optional[List[str]]:
+	"""The suites whose line data has a count on one of the lines of the
+	file (kselftest targets, then "kunit"); None when not recorded."""
+	if by is None:
+		return None
+	out = []
+	for name, info in by.items():
+		da = _lookup(info, rel) or {}
+		if any(da.get(n, 0) > 0 for n in lines):
+			out.append(name)
+	return sorted(out, key=lambda n: (n == coverage.KUNIT, n))
 
 
 def executed(h: coverage.Hunk, rel: str, side: Release,
-	     info: Optional[coverage.Info]) -> Dict[str, Any]:
+	     data: Optional[LineData]) -> Dict[str, Any]:
 	"""The hunk's lines on one side (its added lines: pass the hunk; its
-	removed ones: its reverse) that are code, and those a case ran."""
+	removed ones: its reverse) that are code, those a case ran, and the
+	suites that ran them (ran_by; None: the run did not record them)."""
 	if not any(t == '+' and x.strip() for t, x in h.lines):
 		return {'added': 0}
-	if info is None:
+	if data is None:
 		return {'coverage': NOT_RUN}
-	da = _lookup(info, rel)
+	da = _lookup(data.info, rel)
 	if da is None:
 		return {'coverage': 'no line data for the file (not profiled or not built)'}
 	base = side.patched or side.tree
@@ -497,6 +524,7 @@ def executed(h: coverage.Hunk, rel: str, side: Release,
 	mapped, gone = coverage.map_hunks([h], current)
 	code = [n for n in mapped if n in da]
 	return {'lines': len(code), 'executed': len([n for n in code if da[n] > 0]),
+		'ran_by': ran_by(data.by, rel, code),
 		'mapped_onto': 'patched' if side.patched else 'pristine', 'gone': gone}
 
 
@@ -562,8 +590,8 @@ def compare(repo: Path, old: Release, new: Release, results: Path) -> Dict[str, 
 				removed = [x for t, x in h.old if t == '-']
 				func = hunk_function(h)
 				found = match(near, rel, func, '\n'.join(added + removed))
-				sides = {'new': executed(h, rel, new, infos['new'][0]),
-					 'old': executed(h.reverse(), rel, old, infos['old'][0])}
+				sides = {'new': executed(h, rel, new, infos['new']),
+					 'old': executed(h.reverse(), rel, old, infos['old'])}
 				entry: Dict[str, Any] = {
 					'file': rel, 'function': func,
 					'key': hunk_key(rel, func, h),
@@ -590,7 +618,7 @@ def compare(repo: Path, old: Release, new: Release, results: Path) -> Dict[str, 
 			if k.split(':')[1] in feat.suites]
 		feats.append({'name': feat.name, 'files': feat.files, 'hunks': hunks,
 			      'listed_under': shared, 'verdicts': differ})
-	return {'old': _side(old, infos['old'][1]), 'new': _side(new, infos['new'][1]),
+	return {'old': _side(old, infos['old']), 'new': _side(new, infos['new']),
 		'titles': len(titles),
 		'changelog': str(new.changelog) if new.changelog else None,
 		'verdicts_compared': ran is not None,
@@ -608,10 +636,11 @@ def _by_function(hunks: List[Dict[str, Any]], rel: str) -> None:
 				       for c in titles[h['function']]]
 
 
-def _side(r: Release, cov: str) -> Dict[str, Any]:
+def _side(r: Release, data: Optional[LineData]) -> Dict[str, Any]:
 	return {'name': r.name, 'source': r.source, 'version': r.version,
 		'tree': str(r.tree), 'patched': str(r.patched) if r.patched else None,
-		'coverage': cov or None}
+		'coverage': data.where if data else None,
+		'suites_recorded': bool(data and data.by is not None)}
 
 
 def _unified(h: coverage.Hunk) -> List[Tuple[str, str]]:
@@ -691,7 +720,12 @@ def _ran(s: Mapping[str, Any]) -> str:
 		return str(s['coverage'])
 	if 'executed' not in s:
 		return 'no lines of its own'
-	return f'{s["executed"]} of {s["lines"]} code lines run'
+	out = f'{s["executed"]} of {s["lines"]} code lines run'
+	if not s['executed']:
+		return out
+	if s.get('ran_by') is None:
+		return f'{out} ({NOT_RECORDED})'
+	return f'{out} (by: ' + (', '.join(s['ran_by']) or "none in the suites' data") + ')'
 
 
 def text(doc: Mapping[str, Any]) -> List[str]:

@@ -11,12 +11,16 @@ every directory's Makefile, so no kernel file changes and the other
 variants build as before; it matches the object's base name, so a few
 same-named objects elsewhere are profiled too and left out of the report).
 
-Both boots of the image send debugfs gcov/ to the console after the
-tests (guest init, and the KUnit boot's /init, guest/after-kunit):
-a gzipped tar in base64 between two marker lines. The host unpacks each
-next to the build tree's .gcno files, runs Debian's lcov (geninfo with
-`llvm-cov gcov` as its gcov tool), adds the two boots up and writes an
-HTML report (genhtml). Per seed, the lines the commit added are found in
+Both boots of the image send debugfs gcov/ to the console: a gzipped
+tar in base64 between two marker lines, the first naming what ran. The
+KUnit boot's /init (guest/after-kunit) sends it after KUnit's suites as
+"kunit"; the kselftest boot runs its targets one after another
+(guest/one-by-one), each from counters set to zero, and sends each
+target's under its name. The host unpacks each block next to the build
+tree's .gcno files and runs Debian's lcov (geninfo with `llvm-cov gcov`
+as its gcov tool): gcov/kunit.info, gcov/kselftest-<target>.info (a log
+from before the blocks were named: gcov/<console>.info, the whole boot).
+It adds them all up (coverage.info) and writes an HTML report (genhtml). Per seed, the lines the commit added are found in
 the tree's current files (map_hunks) and counted against lcov's DA
 records: results.json's `coverage` list and the summary's last table.
 """
@@ -41,6 +45,11 @@ from .model import KconformError
 CONFIG = 'coverage.toml'
 BEGIN = 'kconform: gcov begin'
 END = 'kconform: gcov end'
+# "kconform: gcov begin NAME" (guest/gcov); no NAME in older logs
+_BEGIN = re.compile(r'kconform: gcov begin(?: ([\w.+-]+))?$')
+# the lcov data of each suite, in a run's gcov/ (lcov_report)
+KUNIT = 'kunit'
+KSELFTEST = 'kselftest-'
 # geninfo runs "<tool> <options> file": llvm-cov's gcov mode is a sub-command.
 GCOV_TOOL = '#!/bin/sh\nexec llvm-cov gcov "$@"\n'
 
@@ -105,24 +114,65 @@ def make_vars(files: Iterable[str]) -> Tuple[str, ...]:
 _B64 = re.compile(r'^[A-Za-z0-9+/=]+$')
 
 
-def blocks(lines: Iterable[str]) -> List[bytes]:
-	"""The gcov tarballs of a console log: base64 lines between the markers
+@dataclass(frozen=True)
+class Block:
+	"""One gcov block of a console log: what ran (a target's name,
+	"kunit"; '' in a log from before the blocks were named: the whole
+	boot) and the gzipped tar."""
+	name: str
+	data: bytes
+
+
+def blocks(lines: Iterable[str]) -> List[Block]:
+	"""The gcov blocks of a console log: base64 lines between the markers
 	(kernel lines that interrupt them are skipped: they have spaces)."""
-	out: List[bytes] = []
+	out: List[Block] = []
 	body: Optional[List[str]] = None
+	name = ''
 	for line in lines:
 		text = line.rstrip('\r\n')
-		if text.endswith(BEGIN):
-			body = []
+		begin = _BEGIN.search(text)
+		if begin:
+			body, name = [], begin.group(1) or ''
 		elif text.endswith(END) and body is not None:
 			try:
-				out.append(base64.b64decode(''.join(body), validate=True))
+				out.append(Block(name, base64.b64decode(''.join(body), validate=True)))
 			except (binascii.Error, ValueError) as e:
 				raise KconformError(f'gcov data on the console is damaged: {e}') from e
 			body = None
 		elif body is not None and _B64.match(text.strip()):
 			body.append(text.strip())
 	return out
+
+
+def label(console: Path, block: Block) -> str:
+	"""The name of a block's lcov data (gcov/<label>.info): "kunit" for
+	the KUnit boots', kselftest-<target> for a target's; a block that
+	names nothing (an older log) is its console's whole boot."""
+	if not block.name:
+		return console.stem
+	return block.name if console.name.startswith('kunit-console') else \
+		KSELFTEST + block.name
+
+
+def chosen(got: Sequence[Block]) -> List[Block]:
+	"""The blocks of a console that count: every named one; of unnamed
+	ones (an older log), the last, as before."""
+	return [b for b in got if b.name] + [b for b in got if not b.name][-1:]
+
+
+def by_suite(folder: Path) -> Optional[Dict[str, Info]]:
+	"""What each suite ran, from a coverage run's folder: "kunit" (the
+	KUnit boots, gcov/kunit.info) and each kselftest target
+	(gcov/kselftest-<target>.info); None when the run kept no such data
+	(a run from before: one .info per boot, or coverage.info alone)."""
+	gcov = folder / 'gcov'
+	out: Dict[str, Info] = {}
+	for p in sorted(gcov.glob('*.info')) if gcov.is_dir() else []:
+		if p.stem == KUNIT or p.stem.startswith(KSELFTEST):
+			out[p.stem[len(KSELFTEST):] if p.stem != KUNIT else KUNIT] = \
+				parse_info(p.read_text(errors='replace'))
+	return out or None
 
 
 def unpack(blob: bytes, dest: Path, build_dir: Path,
@@ -503,8 +553,10 @@ def consoles(out: Path) -> List[Path]:
 
 def lcov_report(out: Path, build_dir: Path, tree: Path,
 		wanted: Sequence[str]) -> Tuple[Info, List[str]]:
-	"""gcov data of every boot -> out/coverage.info and out/html/; returns
-	the merged data and one line per boot saying what it gave."""
+	"""gcov data of every boot -> out/gcov/<label>.info (label(): one per
+	suite, a target run in several boots added up), their sum
+	out/coverage.info and out/html/; returns the sum and one line per
+	boot saying what it gave."""
 	gcov = out / 'gcov'
 	if gcov.exists():
 		shutil.rmtree(gcov)
@@ -517,25 +569,39 @@ def lcov_report(out: Path, build_dir: Path, tree: Path,
 	tool.chmod(0o755)
 	log = out / 'lcov.log'
 	log.write_text('')
-	infos = []
+	parts: Dict[str, List[Path]] = {}	# label -> its blocks' geninfo data
 	said = []
 	for console in consoles(out):
-		got = blocks(console.read_text(errors='replace').splitlines())
+		got = chosen(blocks(console.read_text(errors='replace').splitlines()))
 		if not got:
 			said.append(f'{console.name}: no gcov data')
 			continue
-		dest = gcov / console.stem
-		found = unpack(got[-1], dest, build_dir, wanted)
-		said.append(f'{console.name}: {len(found)} of {len(wanted)} files')
-		if not found:
-			continue
-		info = gcov / f'{console.stem}.info'
-		_tool(['geninfo', str(dest), '--gcov-tool', str(tool), '--quiet',
-		       '--base-directory', str(build_dir),
-		       '--output-filename', str(info)], log, 'geninfo')
+		files: Set[str] = set()
+		for k, block in enumerate(got):
+			name = label(console, block)
+			dest = gcov / console.stem / f'{k}-{name}'
+			found = unpack(block.data, dest, build_dir, wanted)
+			files.update(found)
+			if not found:
+				continue
+			info = gcov / console.stem / f'{k}-{name}.info'
+			_tool(['geninfo', str(dest), '--gcov-tool', str(tool), '--quiet',
+			       '--base-directory', str(build_dir),
+			       '--output-filename', str(info)], log, 'geninfo')
+			parts.setdefault(name, []).append(info)
+		said.append(f'{console.name}: ' + (f'{len(got)} blocks, ' if len(got) > 1 else '')
+			    + f'{len(files)} of {len(wanted)} files')
+	infos = []
+	for name, got_infos in parts.items():
+		info = gcov / f'{name}.info'
+		if len(got_infos) == 1:
+			shutil.copy2(got_infos[0], info)
+		else:	# a target or KUnit in several boots (reruns)
+			argv = ['lcov', '--quiet', '--output-file', str(info)]
+			for i in got_infos:
+				argv += ['--add-tracefile', str(i)]
+			_tool(argv, log, 'lcov --add-tracefile')
 		infos.append(info)
-	if not infos:
-		raise KconformError('no gcov data in any console log: ' + '; '.join(said))
 	merged = out / 'coverage.info'
 	argv = ['lcov', '--quiet', '--output-file', str(merged)]
 	for i in infos:

@@ -327,13 +327,16 @@ def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 
 # The guest's own scripts (tools/testing/guest/): where each goes.
 GUEST_FILES = {'init': 'init', 'bin/kconform-timeout': 'timeout',
-	       'bin/kconform-gcov': 'gcov', 'bin/kconform-kmemleak': 'kmemleak',
-	       'usr/bin/perl': 'perl'}
+	       'bin/kconform-gcov': 'gcov', 'bin/kconform-one-by-one': 'one-by-one',
+	       'bin/kconform-kmemleak': 'kmemleak', 'usr/bin/perl': 'perl'}
 # The KUnit boot's initramfs, for a variant whose command line asks for
 # one of AFTER_KUNIT: what runs once KUnit's suites ran.
 KUNIT_FILES = {'init': 'after-kunit', 'bin/kconform-gcov': 'gcov',
 	       'bin/kconform-kmemleak': 'kmemleak'}
-AFTER_KUNIT = ('kconform.kmemleak', 'kconform.gcov')
+# The coverage variant's parameter: each boot sends its gcov data, the
+# kselftest boot target by target (guest/one-by-one).
+GCOV = 'kconform.gcov'
+AFTER_KUNIT = ('kconform.kmemleak', GCOV)
 
 
 # What the user space takes from a kernel build that the tree's own files,
@@ -708,7 +711,9 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	 log_name: str = 'guest-console.log') -> List[Suite]:
 	"""One boot of the kselftests; run_list (`target` or `target:program`
 	entries) limits what run_kselftest.sh runs. The targets run side by
-	side in job.lanes lanes (lanes.py), those of `alone` suites first."""
+	side in job.lanes lanes (lanes.py), those of `alone` suites first;
+	under GCOV init runs them one after another (guest/one-by-one), so
+	they are planned in no lane."""
 	parts = [CMDLINE, job.variant.cmdline, job.cmdline] + \
 		[s.cmdline for s in specs if s.cmdline]
 	parts.append(seed_arg())
@@ -717,7 +722,8 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	if any(e.split(':')[0] == upstream.TARGET for e in run):
 		parts.append(f'{upstream.PARAM}=' + ','.join(selected))
 	plan = lanes.plan(run, [s.kselftest for s in specs if s.alone and s.kselftest],
-			  job.lanes, lanes.known_seconds(job.build_dir, {
+			  1 if GCOV in ' '.join(parts).split() else job.lanes,
+			  lanes.known_seconds(job.build_dir, {
 				  upstream.TARGET: upstream.SECONDS, **{
 					  s.kselftest: s.seconds_on(job.variant.name) for s in specs
 					  if s.kselftest and s.seconds_on(job.variant.name)}}))

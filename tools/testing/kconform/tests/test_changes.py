@@ -120,16 +120,17 @@ class Trees(unittest.TestCase):
 			 'cases': [{'name': 'policy_dump_pins_family', 'status': status},
 				   {'name': 'ack', 'status': 'pass'}]}]}))
 
-	def coverage_of_new(self, run: str, unrun: str) -> None:
+	def coverage_of_new(self, run: str, unrun: str, name: str = 'coverage') -> None:
 		"""The new tree's line data: a line containing `run` executed,
-		lines containing `unrun` not."""
+		lines containing `unrun` not; name: the run's coverage.info, or
+		gcov/<name>.info."""
 		lines = (DATA / 'new' / GENL).read_text().splitlines()
-		da = [f'DA:{i + 1},{5 if run in l else 0}' for i, l in enumerate(lines)
-		      if run in l or unrun in l]
+		da = [f'DA:{i + 1},{5 if run and run in l else 0}' for i, l in enumerate(lines)
+		      if (run and run in l) or unrun in l]
 		d = self.results / matrix.folder_name('6.1.192-3')
-		d.mkdir(parents=True, exist_ok=True)
-		(d / 'coverage.info').write_text(
-			f'SF:/c/work/x/linux/{GENL}\n' + '\n'.join(da) + '\nend_of_record\n')
+		f = d / f'{name}.info' if name == 'coverage' else d / 'gcov' / f'{name}.info'
+		f.parent.mkdir(parents=True, exist_ok=True)
+		f.write_text(f'SF:/c/work/x/linux/{GENL}\n' + '\n'.join(da) + '\nend_of_record\n')
 
 	def hunk(self, doc: Dict[str, Any], func: str) -> Dict[str, Any]:
 		return next(h for f in doc['features'] for h in f['hunks']
@@ -173,7 +174,12 @@ class CompareTest(Trees):
 		# the pin is run; its release in ctrl_dumppolicy_done is not
 		self.assertEqual(by['ctrl_dumppolicy_start', 48]['status'], 'run')
 		self.assertEqual(by['ctrl_dumppolicy_start', 48]['coverage']['new'],
-				 {'lines': 1, 'executed': 1, 'mapped_onto': 'pristine', 'gone': 0})
+				 {'lines': 1, 'executed': 1, 'ran_by': None,
+				  'mapped_onto': 'pristine', 'gone': 0})
+		# coverage.info alone (a run from before the per-suite data)
+		self.assertFalse(doc['new']['suites_recorded'])
+		self.assertIn('      run: new 1 of 1 code lines run (suites not recorded); ',
+			      '\n'.join(changes.text(doc)))
 		self.assertEqual(by['ctrl_dumppolicy_done', 218]['status'], changes.UNTESTED)
 		# a struct member is no code; the old side has no coverage run
 		self.assertEqual(by['ctrl_dump_policy_ctx', 5]['status'], 'no code')
@@ -190,6 +196,27 @@ class CompareTest(Trees):
 		section = matrix.changes_section([['a -> b', *lines]])
 		self.assertEqual(section[:2], [section[0], '   a -> b'])
 		self.assertTrue(all(l.startswith('      ') for l in section[2:]))
+
+	def test_the_suites_that_ran_a_hunk(self) -> None:
+		"""Per suite line data (gcov/kselftest-<target>.info,
+		gcov/kunit.info): the suites whose data ran the hunk's lines."""
+		pin, put = 'try_module_get(ctx->owner)', 'module_put(ctx->owner)'
+		self.coverage_of_new(pin, put)
+		self.coverage_of_new(pin, put, 'kselftest-netlink_intro')
+		self.coverage_of_new('', pin, 'kselftest-tcp_ehash')
+		self.coverage_of_new(pin, put, 'kunit')
+		doc = changes.compare(self.repo, self.old, self.new, self.results)
+		self.assertTrue(doc['new']['suites_recorded'])
+		by = {(h['function'], h['old_start']): h for f in doc['features']
+		      for h in f['hunks']}
+		self.assertEqual(by['ctrl_dumppolicy_start', 48]['coverage']['new']['ran_by'],
+				 ['netlink_intro', 'kunit'])
+		# code no suite ran
+		self.assertEqual(by['ctrl_dumppolicy_done', 218]['coverage']['new']['ran_by'], [])
+		text = '\n'.join(changes.text(doc))
+		self.assertIn('      run: new 1 of 1 code lines run (by: netlink_intro, kunit); ',
+			      text)
+		self.assertIn(f'      {changes.UNTESTED}: new 0 of 1 code lines run; ', text)
 
 	def test_series_files_but_maintainers(self) -> None:
 		(self.repo / 'patches' / 'series').write_text('0001-x.patch\n')

@@ -133,13 +133,13 @@ class ConsoleTest(unittest.TestCase):
 		       '[   12.3] random: crng init done', *b64[1:],
 		       'kconform: gcov end', 'reboot: Restarting system']
 		blobs = coverage.blocks(log)
-		self.assertEqual(len(blobs), 1)
+		self.assertEqual([b.name for b in blobs], [''])
 		with tempfile.TemporaryDirectory() as d:
 			build = Path(d) / 'build'
 			(build / 'kernel/bpf').mkdir(parents=True)
 			(build / 'kernel/bpf/ringbuf.gcno').write_bytes(b'gcno')
 			dest = Path(d) / 'out'
-			found = coverage.unpack(blobs[0], dest, build,
+			found = coverage.unpack(blobs[0].data, dest, build,
 						['kernel/bpf/ringbuf.c', 'fs/ext4/inode.c'])
 			self.assertEqual(found, ['fs/ext4/inode.c', 'kernel/bpf/ringbuf.c'])
 			self.assertEqual((dest / 'kernel/bpf/ringbuf.gcda').read_bytes(), b'gcda1')
@@ -152,7 +152,7 @@ class ConsoleTest(unittest.TestCase):
 		# base64, but not a gzipped tar (a line lost in the middle)
 		blob = coverage.blocks(['kconform: gcov begin', 'QUJD', 'kconform: gcov end'])
 		with self.assertRaises(KconformError):
-			coverage.unpack(blob[0], Path('/nonexistent'), Path('/nonexistent'), [])
+			coverage.unpack(blob[0].data, Path('/nonexistent'), Path('/nonexistent'), [])
 
 	def test_no_block(self) -> None:
 		self.assertEqual(coverage.blocks(['kconform: gcov begin', 'TAP']), [])
