@@ -18,7 +18,8 @@ import tarfile
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Dict
+from typing import Dict, List
+from unittest import mock
 
 from kconform import coverage
 from kconform.model import KconformError
@@ -156,6 +157,82 @@ class ConsoleTest(unittest.TestCase):
 
 	def test_no_block(self) -> None:
 		self.assertEqual(coverage.blocks(['kconform: gcov begin', 'TAP']), [])
+
+
+def _fake_lcov(argv: List[str], log: Path, what: str) -> None:
+	"""lcov's tools as lcov_report runs them, on fake .gcda files that
+	hold DA lines: geninfo writes them under the source's SF, lcov -a
+	concatenates (parse_info adds the counts up); the rest do nothing."""
+	if argv[0] == 'geninfo':
+		dest = Path(argv[1])
+		out = ''.join(f'SF:/tree/{g.relative_to(dest).with_suffix(".c")}\n'
+			      f'{g.read_text()}end_of_record\n'
+			      for g in sorted(dest.rglob('*.gcda')))
+		Path(argv[argv.index('--output-filename') + 1]).write_text(out)
+	elif '--add-tracefile' in argv:
+		parts = [Path(argv[i + 1]).read_text() for i, a in enumerate(argv)
+			 if a == '--add-tracefile']
+		Path(argv[argv.index('--output-file') + 1]).write_text(''.join(parts))
+
+
+class PerSuiteTest(unittest.TestCase):
+	"""The coverage variant's blocks, one per kselftest target and one
+	for the KUnit boot (guest/one-by-one, guest/after-kunit), each to its
+	own .info; their sum is coverage.info."""
+
+	def setUp(self) -> None:
+		self.out = Path(tempfile.mkdtemp())
+		self.addCleanup(shutil.rmtree, self.out)
+		mock.patch.object(coverage, '_tool', _fake_lcov).start()
+		self.addCleanup(mock.patch.stopall)
+
+	def console(self, name: str, blocks: Dict[str, str]) -> None:
+		"""A console log: per block name, net/a.c's DA lines."""
+		lines = ['TAP version 13']
+		for block, da in blocks.items():
+			lines += [f'kconform: gcov begin{" " + block if block else ""}',
+				  *_block({'./build/net/a.gcda': da.encode()}).splitlines(),
+				  'kconform: gcov end', 'kconform: run_kselftest.sh exited with 0']
+		(self.out / name).write_text('\n'.join(lines) + '\n')
+
+	def test_each_target_and_kunit_get_their_own_info(self) -> None:
+		self.console('kunit-console.log', {'kunit': 'DA:1,2\nDA:2,0\nDA:3,0\n'})
+		self.console('guest-console.log', {
+			'tcp_ehash': 'DA:1,1\nDA:2,4\nDA:3,0\n',
+			'netlink_intro': 'DA:1,0\nDA:2,0\nDA:3,7\n'})
+		info, said = coverage.lcov_report(self.out, self.out / 'build', self.out,
+						  ['net/a.c'])
+		self.assertEqual(sorted(p.name for p in (self.out / 'gcov').glob('*.info')),
+				 ['kselftest-netlink_intro.info', 'kselftest-tcp_ehash.info',
+				  'kunit.info'])
+		self.assertEqual(said, ['kunit-console.log: 1 of 1 files',
+					'guest-console.log: 2 blocks, 1 of 1 files'])
+		self.assertEqual(info.lines['/tree/net/a.c'], {1: 3, 2: 4, 3: 7})
+		by = coverage.by_suite(self.out)
+		assert by is not None
+		self.assertEqual({k: v.lines['/tree/net/a.c'] for k, v in by.items()},
+				 {'kunit': {1: 2, 2: 0, 3: 0},
+				  'tcp_ehash': {1: 1, 2: 4, 3: 0},
+				  'netlink_intro': {1: 0, 2: 0, 3: 7}})
+
+	def test_a_rerun_adds_to_its_target(self) -> None:
+		self.console('guest-console.log', {'tcp_ehash': 'DA:1,1\nDA:2,0\n'})
+		self.console('guest-console-rerun1.log', {'tcp_ehash': 'DA:1,0\nDA:2,1\n'})
+		coverage.lcov_report(self.out, self.out / 'build', self.out, ['net/a.c'])
+		by = coverage.by_suite(self.out)
+		assert by is not None
+		self.assertEqual(by['tcp_ehash'].lines['/tree/net/a.c'], {1: 1, 2: 1})
+
+	def test_an_older_log_s_unnamed_block_is_its_boot(self) -> None:
+		self.console('kunit-console.log', {'': 'DA:1,2\n'})
+		self.console('guest-console.log', {'': 'DA:1,0\nDA:2,1\n'})
+		info, _ = coverage.lcov_report(self.out, self.out / 'build', self.out,
+					       ['net/a.c'])
+		self.assertEqual(sorted(p.name for p in (self.out / 'gcov').glob('*.info')),
+				 ['guest-console.info', 'kunit-console.info'])
+		self.assertEqual(info.lines['/tree/net/a.c'], {1: 2, 2: 1})
+		# which suite ran what: not recorded
+		self.assertIsNone(coverage.by_suite(self.out))
 
 
 class ConfigTest(unittest.TestCase):

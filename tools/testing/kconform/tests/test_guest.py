@@ -2,6 +2,7 @@
 """The kernel variants, their fragments, and what is not made twice."""
 
 import os
+import shutil
 import struct
 import subprocess
 import tempfile
@@ -315,3 +316,72 @@ class NotBuiltTest(unittest.TestCase):
 					 {'tcp_ehash': 'tcp_ehash did not build (kselftest-install.log): x'})
 			(installed / guest.NOT_BUILT).write_text('[')
 			self.assertEqual(guest.not_built_of(installed), {})
+
+
+class CoverageBootTest(unittest.TestCase):
+	"""The coverage variant's kselftest boot (kconform.gcov): the targets
+	one after another, each from zeroed counters and followed by its gcov
+	data under its name (guest/one-by-one), and the runner plans no lanes
+	for it. The script runs here with stubs of run_kselftest.sh and
+	kconform-gcov that only say how they were called."""
+
+	def setUp(self) -> None:
+		self.tmp = Path(tempfile.mkdtemp())
+		self.addCleanup(subprocess.run, ['rm', '-rf', str(self.tmp)], check=False)
+		(self.tmp / 'bin').mkdir()
+		for name, says in (('run_kselftest.sh', 'run'), ('bin/kconform-gcov', 'gcov')):
+			(self.tmp / name).write_text(f'#!/bin/sh\necho {says} "$@"\n')
+			(self.tmp / name).chmod(0o755)
+
+	def one_by_one(self, *entries: str) -> List[str]:
+		shell = ['busybox', 'sh'] if shutil.which('busybox') else ['sh']
+		r = subprocess.run([*shell, str(REPO / 'tools/testing/guest/one-by-one'), *entries],
+				   cwd=self.tmp, capture_output=True, text=True, check=True,
+				   env={'PATH': f'{self.tmp / "bin"}:/usr/bin:/bin'}, timeout=60)
+		return r.stdout.splitlines()
+
+	def test_each_target_alone_between_a_reset_and_its_data(self) -> None:
+		self.assertEqual(self.one_by_one('netlink_intro', 'tcp_ehash:a', 'statx_dioalign',
+						 'tcp_ehash:b'), [
+			'gcov reset', 'run -c netlink_intro',
+			'kconform: run_kselftest.sh exited with 0', 'gcov netlink_intro',
+			'gcov reset', 'run -t tcp_ehash:a -t tcp_ehash:b',
+			'kconform: run_kselftest.sh exited with 0', 'gcov tcp_ehash',
+			'gcov reset', 'run -c statx_dioalign',
+			'kconform: run_kselftest.sh exited with 0', 'gcov statx_dioalign'])
+
+	def test_no_entries_is_every_installed_target(self) -> None:
+		(self.tmp / 'kselftest-list.txt').write_text(
+			'tcp_ehash:tcp_ehash_test\ntcp_ehash:other\nnetlink_intro:genl_test\n')
+		self.assertEqual([l for l in self.one_by_one() if l.startswith(('run', 'gcov '))
+				  and l != 'gcov reset'],
+				 ['run -c tcp_ehash', 'gcov tcp_ehash',
+				  'run -c netlink_intro', 'gcov netlink_intro'])
+
+	def test_init_hands_every_entry_to_it_under_kconform_gcov(self) -> None:
+		init = (REPO / 'tools/testing/guest/init').read_text()
+		gcov = init.index('if grep -qw kconform.gcov /proc/cmdline; then')
+		self.assertIn('/bin/kconform-one-by-one $(echo "$only" $lanes', init[gcov:])
+		# and sends no data of its own after the kselftests
+		self.assertNotIn('/bin/kconform-gcov', init)
+		self.assertEqual(guest.GUEST_FILES['bin/kconform-one-by-one'], 'one-by-one')
+
+	def boot_cmdline(self, variant: guest.Variant) -> str:
+		job = guest.GuestJob(REPO, self.tmp, self.tmp / 'b', self.tmp, 1, 60,
+				     variant, lanes=2)
+		(self.tmp / 'b').mkdir(exist_ok=True)
+		specs = [s for s in suites.load(REPO) if s.kselftest in
+			 ('tcp_ehash', 'netlink_intro', 'statx_dioalign')]
+		with mock.patch.object(proc, 'run', return_value=proc.Run(
+				[], [], 0, False, 0.0, self.tmp / 'log')) as run:
+			guest.boot(job, specs, [])
+		append = run.call_args[0][0]
+		return append[append.index('-append') + 1]
+
+	def test_the_runner_plans_no_lanes_under_kconform_gcov(self) -> None:
+		variants = guest.variants(REPO)
+		self.assertIn('kconform.lane=', self.boot_cmdline(variants['default']))
+		cov = self.boot_cmdline(variants['coverage'])
+		self.assertIn('kconform.gcov', cov.split())
+		self.assertNotIn('kconform.lane=', cov)
+		self.assertNotIn('kconform.run=', cov)
