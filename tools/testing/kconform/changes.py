@@ -19,7 +19,9 @@ feature `series`), every hunk of `diff -u` between the two trees, with
   results/coverage/ when its results.json names the release), the
   hunk's added lines mapped into the run's patched tree (new side) and
   its removed lines into the old one's, as coverage.py maps seed hunks;
-  a hunk with code that no case runs is an untested change;
+  a hunk with code that no case runs is an untested change; and the
+  suites whose line data (coverage.by_suite: each kselftest target, the
+  KUnit boot) ran them, or that the run did not record them;
 - the cases whose verdict differs between the two releases' results
   (results/matrix/<release>/results.json), per feature;
 - its class and reason, read by hand: changes.toml's entry that lists

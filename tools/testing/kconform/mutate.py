@@ -929,8 +929,9 @@ def load_baseline(path: Path, kinds: Sequence[str], upstream_runs: bool = False)
 # -- coverage of a survivor's line -------------------------------------------
 
 def load_coverage(folder: Optional[Path]) -> Dict[str, coverage.Info]:
-	"""boot (console log name) -> its lcov data, from a `make coverage`
-	run's folder (gcov/<boot>.info); {} when there is none."""
+	"""what ran -> its lcov data, from a `make coverage` run's folder
+	(gcov/<name>.info: kunit, kselftest-<target>; an older run's, one
+	per boot by its console log's name); {} when there is none."""
 	if folder is None or not (folder / 'gcov').is_dir():
 		return {}
 	return {p.stem: coverage.parse_info(p.read_text(errors='replace'))
@@ -1103,7 +1104,7 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 		       'patched tree is still derived in the cache, as a run does)')
 	p.add_argument('--equivalents', default=str(repo / EQUIVALENTS), metavar='FILE')
 	p.add_argument('--coverage', default=str(repo / 'results' / 'coverage'), metavar='DIR',
-		       help='a make coverage run: which boots ran a survivor\'s line')
+		       help='a make coverage run: which suites ran a survivor\'s line')
 	p.add_argument('--seeds', default=str(repo.parent / 'shared' / 'seeds'), metavar='DIR')
 	p.add_argument('--out', default=str(repo / 'results' / 'mutate'), metavar='DIR')
 	p.add_argument('--run-args', default='', metavar='ARGS',

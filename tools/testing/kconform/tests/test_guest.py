@@ -327,7 +327,7 @@ class CoverageBootTest(unittest.TestCase):
 
 	def setUp(self) -> None:
 		self.tmp = Path(tempfile.mkdtemp())
-		self.addCleanup(subprocess.run, ['rm', '-rf', str(self.tmp)], check=False)
+		self.addCleanup(shutil.rmtree, self.tmp)
 		(self.tmp / 'bin').mkdir()
 		for name, says in (('run_kselftest.sh', 'run'), ('bin/kconform-gcov', 'gcov')):
 			(self.tmp / name).write_text(f'#!/bin/sh\necho {says} "$@"\n')
@@ -375,7 +375,7 @@ class CoverageBootTest(unittest.TestCase):
 		with mock.patch.object(proc, 'run', return_value=proc.Run(
 				[], [], 0, False, 0.0, self.tmp / 'log')) as run:
 			guest.boot(job, specs, [])
-		append = run.call_args[0][0]
+		append: List[str] = run.call_args[0][0]
 		return append[append.index('-append') + 1]
 
 	def test_the_runner_plans_no_lanes_under_kconform_gcov(self) -> None:
