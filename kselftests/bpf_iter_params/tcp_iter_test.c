@@ -10,6 +10,10 @@
  * it at an offset, the number of sockets shown from it, so a socket
  * already shown that is closed between two read()s makes the iterator
  * skip one not yet shown.
+ *
+ * And what a sock_ops program is told of a connection's RTT
+ * (BPF_SOCK_OPS_RTT_CB, the rtt_cb case): since v6.10 the sample and
+ * the smoothed RTT it makes, on 6.1 nothing.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -18,10 +22,13 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "../kselftest_harness.h"
 #include "iter_util.h"
+#include "progs/records.h"
 #include "tcp_iter.skel.h"
+#include "tcp_rtt.skel.h"
 
 #ifndef SO_COOKIE
 #define SO_COOKIE	57
@@ -148,6 +155,120 @@ TEST(listening_bucket_resumes_after_a_shown_socket_closes)
 			close(fd[i]);
 	bpf_link__destroy(link);
 	tcp_iter__destroy(skel);
+}
+
+/*
+ * BPF_SOCK_OPS_RTT_CB's arguments (progs/tcp_rtt.bpf.c, attached to a
+ * cgroup of the test's own, in a netns of the test's own): the client
+ * of a loopback connection asks for the call at TCP_CONNECT_CB, then
+ * ROUNDS request/reply exchanges each make the server acknowledge new
+ * data. tcp_rtt_estimator() calls it for the SYN's sample, and for the
+ * first exchange's at least (snd_una passes rtt_seq), before the
+ * client's read() returns: two calls or more. 6.1 passes no arguments:
+ * args[0] and args[1] are 0 on every call. Since 48e2cd3e3dcf ("bpf:
+ * add mrtt and srtt as BPF_SOCK_OPS_RTT_CB args", v6.10) args[0] is
+ * the sample (mrtt, us) and args[1] the smoothed RTT it makes (srtt,
+ * us << 3), which tcp_rtt_estimator() stores in tp->srtt_us only after
+ * the call: the program's srtt_us is the one before, and args[1] is its
+ * update by args[0], exactly: args[0] << 3 when srtt_us is 0 (no
+ * previous sample), else srtt_us - srtt_us / 8 + args[0], at least 1.
+ * The sample itself is a time: its value is not asserted.
+ */
+#define CG_RTT	"/sys/fs/cgroup/kconform-tcp-rtt"
+#define ROUNDS	4
+
+/* tcp_rtt_estimator()'s srtt from @srtt_us and the sample @mrtt (u32) */
+static __u32 srtt_update(__u32 srtt_us, __u32 mrtt)
+{
+	return srtt_us ? srtt_us - (srtt_us >> 3) + mrtt : mrtt << 3;
+}
+
+/* Moves this process into the cgroup v2 directory @cg. */
+static void join_cgroup(struct __test_metadata *_metadata, const char *cg)
+{
+	char procs[PATH_MAX];
+	FILE *f;
+
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	f = fopen(procs, "w");
+	ASSERT_NE(NULL, f) TH_LOG("%s: %s", procs, strerror(errno));
+	fprintf(f, "%d\n", getpid());
+	ASSERT_EQ(0, fclose(f)) TH_LOG("%s: %s", procs, strerror(errno));
+}
+
+TEST(rtt_cb_args_since_6_10)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int since = kernel_since(6, 10), lfd, cfd, sfd, cg, i;
+	socklen_t len = sizeof(sa);
+	struct tcp_rtt *skel;
+	struct bpf_link *link;
+	char b = 'r';
+	__u32 n;
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	ASSERT_NE(-1, since);
+	ASSERT_EQ(unshare(CLONE_NEWNET), 0);
+	lo_up(_metadata);
+	/* A run that died left its cgroup, empty now: start clean. */
+	rmdir(CG_RTT);
+	ASSERT_EQ(0, mkdir(CG_RTT, 0755)) TH_LOG("%s: %s", CG_RTT, strerror(errno));
+	cg = open(CG_RTT, O_RDONLY | O_DIRECTORY);
+	ASSERT_GE(cg, 0);
+	join_cgroup(_metadata, CG_RTT);
+	skel = tcp_rtt__open_and_load();
+	ASSERT_NE(NULL, skel);
+	link = bpf_program__attach_cgroup(skel->progs.rtt_cb, cg);
+	ASSERT_NE(NULL, link) TH_LOG("attach: %s", strerror(errno));
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(0, bind(lfd, (struct sockaddr *)&sa, sizeof(sa)));
+	ASSERT_EQ(0, listen(lfd, 1));
+	ASSERT_EQ(0, getsockname(lfd, (struct sockaddr *)&sa, &len));
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_GE(cfd, 0);
+	ASSERT_EQ(0, connect(cfd, (struct sockaddr *)&sa, sizeof(sa)));
+	sfd = accept(lfd, NULL, NULL);
+	ASSERT_GE(sfd, 0);
+	for (i = 0; i < ROUNDS; i++) {
+		ASSERT_EQ(1, write(cfd, &b, 1));
+		ASSERT_EQ(1, read(sfd, &b, 1));
+		ASSERT_EQ(1, write(sfd, &b, 1));
+		ASSERT_EQ(1, read(cfd, &b, 1));
+	}
+	n = skel->bss->ncalls;
+
+	EXPECT_EQ(1, skel->bss->connects);
+	EXPECT_LE(2, n) TH_LOG("RTT_CB calls: %u", n);
+	for (i = 0; i < (int)n && i < RTT_CB_RECS; i++) {
+		const struct rtt_cb_rec *c = &skel->bss->calls[i];
+
+		/* every call but the first follows a sample stored */
+		if (i)
+			EXPECT_NE(0, c->srtt_us) TH_LOG("call %d", i);
+		if (since) {
+			EXPECT_EQ(srtt_update(c->srtt_us, c->arg0), c->arg1)
+				TH_LOG("call %d: srtt_us %u, args[0] %u", i,
+				       c->srtt_us, c->arg0);
+			if (c->srtt_us)
+				EXPECT_NE(0, c->arg1) TH_LOG("call %d", i);
+		} else {
+			EXPECT_EQ(0, c->arg0) TH_LOG("call %d: args[0]", i);
+			EXPECT_EQ(0, c->arg1) TH_LOG("call %d: args[1]", i);
+		}
+	}
+
+	close(sfd);
+	close(cfd);
+	close(lfd);
+	bpf_link__destroy(link);
+	tcp_rtt__destroy(skel);
+	close(cg);
+	join_cgroup(_metadata, "/sys/fs/cgroup");
+	EXPECT_EQ(0, rmdir(CG_RTT)) TH_LOG("%s: %s", CG_RTT, strerror(errno));
 }
 
 TEST_HARNESS_MAIN

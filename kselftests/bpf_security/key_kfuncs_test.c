@@ -13,6 +13,9 @@
  *     deferred check), then verify_pkcs7_signature(); the return values
  *     are pinned to what 6.1.192 returns for each case;
  *   - the verifier's rules for them: references, KF_SLEEPABLE, KF_RET_NULL;
+ *   - which program types may call them: a tracepoint and a perf_event
+ *     program refused on 6.1, taken since v6.12 (the system_key_from
+ *     cases, progs/key_tracing.bpf.c);
  *   - which dynptrs bpf_verify_pkcs7_signature() takes (a ring buffer
  *     record, a user ring buffer callback's: progs/key_dynptr.bpf.c),
  *     each pinned for 6.1 and for the releases since upstream changed it
@@ -33,8 +36,10 @@
 #include <linux/keyctl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 
 #include "../kselftest_harness.h"
@@ -43,6 +48,7 @@
 #include "key_kfuncs.skel.h"
 #include "key_bad.skel.h"
 #include "key_dynptr.skel.h"
+#include "key_tracing.skel.h"
 
 /* include/linux/key.h and include/linux/verification.h, not uapi */
 #define KEY_LOOKUP_CREATE	0x01
@@ -514,6 +520,135 @@ TEST_F(keys, verify_user_ringbuf_sample_since_6_2)
 			TH_LOG("verifier said: %.2000s", log);
 	}
 	put_dynptr_run(&r);
+}
+
+/*
+ * bpf_lookup_system_key() and bpf_key_put() from a tracepoint and from a
+ * perf_event program (progs/key_tracing.bpf.c, one a variant). The key
+ * kfuncs' set is registered for BPF_PROG_TYPE_TRACING, whose kfunc hook
+ * 6.1's bpf_prog_type_to_kfunc_hook() gives tracing and LSM programs
+ * only: the verifier refuses the call, EACCES with these words. Since
+ * bc638d8cb5be ("bpf: allow kfuncs within tracepoint and perf event
+ * programs", v6.12) both types map to that hook: the program loads, and
+ * each of its runs for the test's process finds the builtin keyring's
+ * key (id 0) and puts it back. The sleepable key kfuncs
+ * (bpf_lookup_user_key(), bpf_verify_pkcs7_signature()) stay out of
+ * reach on both: neither type can be sleepable.
+ */
+#define TRACING_V61 "calling kernel function bpf_lookup_system_key is not allowed"
+
+FIXTURE(system_key_from) {
+	struct key_tracing *skel;
+	struct bpf_link *link;
+};
+
+FIXTURE_VARIANT(system_key_from) {
+	const char *prog;
+	bool perf_event;
+};
+
+FIXTURE_VARIANT_ADD(system_key_from, tracepoint) {
+	.prog = "system_key_tracepoint",
+};
+
+FIXTURE_VARIANT_ADD(system_key_from, perf_event) {
+	.prog = "system_key_perf_event",
+	.perf_event = true,
+};
+
+FIXTURE_SETUP(system_key_from)
+{
+	self->skel = NULL;
+	self->link = NULL;
+}
+
+FIXTURE_TEARDOWN(system_key_from)
+{
+	bpf_link__destroy(self->link);
+	key_tracing__destroy(self->skel);
+}
+
+/* task_newtask, in this process: one fork, one run. */
+static void run_on_fork(struct __test_metadata *_metadata,
+			struct bpf_program *prog, struct bpf_link **link)
+{
+	pid_t pid;
+
+	*link = bpf_program__attach(prog);
+	ASSERT_NE(NULL, *link);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(0);
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+}
+
+/*
+ * A software page-fault event of this process, a sample (a run) per
+ * fault: a fresh anonymous page written faults at least once.
+ */
+static void run_on_page_fault(struct __test_metadata *_metadata,
+			      struct bpf_program *prog, struct bpf_link **link)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
+		.sample_period = 1,
+	};
+	volatile char *page;
+	int pfd;
+
+	pfd = syscall(__NR_perf_event_open, &attr, 0, -1, -1,
+		      PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(pfd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	/* the link owns pfd from here */
+	*link = bpf_program__attach_perf_event(prog, pfd);
+	if (!*link)
+		close(pfd);
+	ASSERT_NE(NULL, *link);
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, page);
+	page[0] = 1;
+	munmap((void *)page, 4096);
+	bpf_link__destroy(*link);
+	*link = NULL;
+}
+
+TEST_F(system_key_from, loads_since_6_12)
+{
+	static char log[1 << 20];
+	int since = kernel_since(6, 12), err;
+	struct bpf_program *prog;
+
+	ASSERT_NE(-1, since);
+	libbpf_set_print(no_print);
+	log[0] = '\0';
+	self->skel = key_tracing__open();
+	ASSERT_NE(NULL, self->skel);
+	prog = bpf_object__find_program_by_name(self->skel->obj, variant->prog);
+	ASSERT_NE(NULL, prog);
+	ASSERT_EQ(0, bpf_program__set_autoload(prog, true));
+	ASSERT_EQ(0, bpf_program__set_log_buf(prog, log, sizeof(log)));
+	ASSERT_EQ(0, bpf_program__set_log_level(prog, 1));
+	self->skel->bss->monitored_pid = getpid();
+	err = key_tracing__load(self->skel);
+	if (!since) {
+		EXPECT_EQ(-EACCES, err);
+		EXPECT_NE(NULL, strstr(log, TRACING_V61))
+			TH_LOG("%s: verifier said: %.2000s", variant->prog, log);
+		return;
+	}
+	ASSERT_EQ(0, err) TH_LOG("%s: verifier said: %.2000s", variant->prog, log);
+	if (variant->perf_event) {
+		run_on_page_fault(_metadata, prog, &self->link);
+		EXPECT_LE(1, self->skel->bss->runs);
+	} else {
+		run_on_fork(_metadata, prog, &self->link);
+		EXPECT_EQ(1, self->skel->bss->runs);
+	}
+	EXPECT_EQ(self->skel->bss->runs, self->skel->bss->found);
 }
 
 /*
