@@ -20,7 +20,9 @@
  *    BPF_MAX_USER_RINGBUF_SAMPLES cap, -EBUSY for a nested drain, and that a
  *    sample still being written (busy) holds back every later sample;
  *  - the verifier: a callback may not re-initialise its dynptr, nor return
- *    anything but 0 or 1 (the words of that refusal, 6.1's and 6.8's);
+ *    anything but 0 or 1 (the words of that refusal, 6.1's and 6.8's); a
+ *    callback's bpf_snprintf() format loads from .rodata and is refused
+ *    (EACCES) from writable .data;
  *  - reserve_blocking(): bad timeout, timeout 0, a timeout that expires, and
  *    blocking until a consumer frees space; epoll wake-ups for the default,
  *    BPF_RB_NO_WAKEUP and BPF_RB_FORCE_WAKEUP;
@@ -128,9 +130,16 @@ static void ur_init(struct ur *u)
 	u->page = sysconf(_SC_PAGESIZE);
 }
 
+/*
+ * Open and load the skeleton with a ring of @size bytes (0: a page) and,
+ * besides drain, the program named @also (NULL: none), whose verifier
+ * log a failed load prints.
+ */
 static void ur_open(struct __test_metadata *_metadata, struct ur *u,
-		    __u32 size, bool nested)
+		    __u32 size, const char *also)
 {
+	static char log[1 << 20];
+	struct bpf_program *prog;
 	void *p;
 
 	u->size = size ? size : u->page;
@@ -138,10 +147,16 @@ static void ur_open(struct __test_metadata *_metadata, struct ur *u,
 	ASSERT_NE(NULL, u->skel);
 	ASSERT_EQ(0, bpf_map__set_max_entries(u->skel->maps.user_ringbuf,
 					      u->size));
-	if (nested)
-		ASSERT_EQ(0, bpf_program__set_autoload(u->skel->progs.drain_nested,
-						       true));
-	ASSERT_EQ(0, user_ringbuf__load(u->skel)) TH_LOG("skeleton load failed");
+	log[0] = '\0';
+	if (also) {
+		prog = bpf_object__find_program_by_name(u->skel->obj, also);
+		ASSERT_NE(NULL, prog);
+		ASSERT_EQ(0, bpf_program__set_autoload(prog, true));
+		ASSERT_EQ(0, bpf_program__set_log_buf(prog, log, sizeof(log)));
+		ASSERT_EQ(0, bpf_program__set_log_level(prog, 1));
+	}
+	ASSERT_EQ(0, user_ringbuf__load(u->skel))
+		TH_LOG("skeleton load failed; %s: %.2000s", also ? also : "drain", log);
 	u->map_fd = bpf_map__fd(u->skel->maps.user_ringbuf);
 	u->drain_fd = bpf_program__fd(u->skel->progs.drain);
 
@@ -405,7 +420,7 @@ FIXTURE(urb) {
 FIXTURE_SETUP(urb)
 {
 	ur_init(&self->u);
-	ur_open(_metadata, &self->u, 0, false);
+	ur_open(_metadata, &self->u, 0, NULL);
 }
 
 FIXTURE_TEARDOWN(urb)
@@ -900,7 +915,7 @@ FIXTURE(urb_big) {
 FIXTURE_SETUP(urb_big)
 {
 	ur_init(&self->u);
-	ur_open(_metadata, &self->u, UR_BIG_RING, false);
+	ur_open(_metadata, &self->u, UR_BIG_RING, NULL);
 }
 
 FIXTURE_TEARDOWN(urb_big)
@@ -956,7 +971,7 @@ TEST(nested_drain_ebusy)
 	struct ur u;
 
 	ur_init(&u);
-	ur_open(_metadata, &u, 0, true);
+	ur_open(_metadata, &u, 0, "drain_nested");
 	ur_post(_metadata, &u, 16, 1);
 	ur_post(_metadata, &u, 16, 2);
 	u.drain_fd = bpf_program__fd(u.skel->progs.drain_nested);
@@ -1053,6 +1068,59 @@ TEST(callback_return_2_log_since_6_8)
 	user_ringbuf__destroy(skel);
 	EXPECT_EQ(-EINVAL, err);
 	EXPECT_NE(NULL, strstr(log, since ? RET2_LATER : RET2_V61))
+		TH_LOG("verifier said: %.2000s", log);
+}
+
+/* ---------------------------------------------------------------------- */
+/*
+ * A callback that formats its sample with bpf_snprintf(), the format in
+ * .rodata: it loads, and each call writes "seq <seq> call <n>" and
+ * returns its length with the NUL, as the helper's description in
+ * include/uapi/linux/bpf.h promises ("The strictly positive length of
+ * the formatted string, including the trailing zero character").
+ */
+TEST(callback_snprintf_rodata_format)
+{
+	char want[UR_FMT_OUT];
+	struct ur u;
+	int i;
+
+	ur_init(&u);
+	ur_open(_metadata, &u, 0, "drain_format_ro");
+	u.drain_fd = bpf_program__fd(u.skel->progs.drain_format_ro);
+	for (i = 0; i < 2; i++)
+		ur_post(_metadata, &u, 16, 7 + i);
+	EXPECT_EQ(2, ur_drain_any(_metadata, &u, 0));
+	EXPECT_EQ(2, u.skel->bss->nr_cb);
+	snprintf(want, sizeof(want), UR_FMT, 8ULL, 1);
+	EXPECT_STREQ(want, u.skel->bss->fmt_out);
+	EXPECT_EQ((long)strlen(want) + 1, u.skel->bss->fmt_ret);
+	ur_close(&u);
+}
+
+/*
+ * The same format in .data, which the program may write: the verifier
+ * refuses bpf_snprintf()'s format there with EACCES, since it checks
+ * the string once, at load (ARG_PTR_TO_CONST_STR: "R3 does not point
+ * to a readonly map'", the quote the kernel's).
+ */
+TEST(callback_snprintf_writable_format_eacces)
+{
+	static char log[1 << 20];
+	struct user_ringbuf *skel;
+	int err;
+
+	skel = user_ringbuf__open();
+	ASSERT_NE(NULL, skel);
+	ASSERT_EQ(0, bpf_program__set_autoload(skel->progs.drain_format_rw, true));
+	ASSERT_EQ(0, bpf_program__set_log_buf(skel->progs.drain_format_rw, log,
+					      sizeof(log)));
+	ASSERT_EQ(0, bpf_program__set_log_level(skel->progs.drain_format_rw, 1));
+	libbpf_set_print(quiet);	/* the refusal is expected */
+	err = user_ringbuf__load(skel);
+	user_ringbuf__destroy(skel);
+	EXPECT_EQ(-EACCES, err);
+	EXPECT_NE(NULL, strstr(log, "R3 does not point to a readonly map'"))
 		TH_LOG("verifier said: %.2000s", log);
 }
 
@@ -1346,7 +1414,7 @@ FIXTURE_SETUP(wakeup)
 {
 	ur_init(&self->u);
 	self->epfd = -1;
-	ur_open(_metadata, &self->u, 0, false);
+	ur_open(_metadata, &self->u, 0, NULL);
 }
 
 FIXTURE_TEARDOWN(wakeup)

@@ -142,3 +142,55 @@ int drain_return_2(void *ctx)
 	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, return_2_cb, NULL, 0);
 	return 0;
 }
+
+/*
+ * A callback that formats its sample with bpf_snprintf(). The format is
+ * an ARG_PTR_TO_CONST_STR: a string the verifier reads and checks at
+ * load, so it must be in a read-only map (bpf_map_is_rdonly(): .rodata,
+ * which libbpf freezes). fmt_ro is there; fmt_rw, the same format in
+ * .data, which the program may write, is refused with EACCES. Loaded
+ * by the format tests only.
+ */
+const char fmt_ro[] = UR_FMT;
+char fmt_rw[] = UR_FMT;
+
+/* outputs */
+char fmt_out[UR_FMT_OUT];
+long fmt_ret;
+
+static __always_inline long format_sample(struct bpf_dynptr *dynptr,
+					  const char *fmt)
+{
+	__u64 args[2] = {};
+
+	if (bpf_dynptr_read(&args[0], sizeof(args[0]), dynptr, 0, 0))
+		args[0] = (__u64)-1;
+	args[1] = nr_cb++;
+	fmt_ret = bpf_snprintf(fmt_out, sizeof(fmt_out), fmt, args,
+			       sizeof(args));
+	return 0;
+}
+
+static long format_ro_cb(struct bpf_dynptr *dynptr, void *ctx)
+{
+	return format_sample(dynptr, fmt_ro);
+}
+
+SEC("?syscall")
+int drain_format_ro(void *ctx)
+{
+	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, format_ro_cb, NULL, 0);
+	return 0;
+}
+
+static long format_rw_cb(struct bpf_dynptr *dynptr, void *ctx)
+{
+	return format_sample(dynptr, fmt_rw);
+}
+
+SEC("?syscall")
+int drain_format_rw(void *ctx)
+{
+	drain_ret = bpf_user_ringbuf_drain(&user_ringbuf, format_rw_cb, NULL, 0);
+	return 0;
+}

@@ -15,6 +15,13 @@
 #define UR_MAX_CHECK	UR_MAX_PROBE
 
 /*
+ * What the format callbacks print for a sample with bpf_snprintf(): its
+ * seq and the callback's call number, into a buffer of UR_FMT_OUT bytes.
+ */
+#define UR_FMT		"seq %llu call %u"
+#define UR_FMT_OUT	32
+
+/*
  * A test sample starts with its sequence number; any further bytes are
  * (seq + i) & 0xff, so that the callback can tell a torn or misplaced
  * sample from a good one.
