@@ -7,7 +7,8 @@
  *   - the generic netlink controller, "nlctrl", has the fixed id
  *     GENL_ID_CTRL and resolves family names and ids with
  *     CTRL_CMD_GETFAMILY; an unknown family is ENOENT; a dump lists every
- *     family and ends with NLMSG_DONE;
+ *     family and ends with NLMSG_DONE; CTRL_CMD_GETPOLICY is a dump and
+ *     maps each of nlctrl's ops to its policies;
  *   - NLMSG_ERROR carries the error and the request's header; on an error
  *     it also echoes the request's payload unless NETLINK_CAP_ACK is set
  *     (then NLM_F_CAPPED); an ACK (error 0) comes only for NLM_F_ACK;
@@ -364,6 +365,35 @@ TEST_F(genl, getpolicy_do_is_eopnotsupp)
 	ASSERT_GT(nl_recv(self->fd, self->buf, sizeof(self->buf), 0), 0);
 	ASSERT_EQ(nh->nlmsg_type, NLMSG_ERROR);
 	EXPECT_EQ(e->error, -EOPNOTSUPP);
+}
+
+/*
+ * nlctrl's own op map in a GETPOLICY dump (CTRL_CMD_GETFAMILY 3,
+ * CTRL_CMD_GETPOLICY 10; policy 0 is ctrl_policy_family's two
+ * attributes, 1 ctrl_policy_policy's three). 6.1 gives the legacy
+ * GETFAMILY op only CTRL_ATTR_POLICY_DO = 0: its dump has
+ * GENL_DONT_VALIDATE_DUMP, which ctrl_dumppolicy_put_op() takes for "no
+ * dump policy". Since aba22ca8ccd6 ("genetlink: convert control family
+ * to split ops", v6.2) the dump is a split op of its own with the same
+ * policy: CTRL_ATTR_POLICY_DUMP = 0 too. GETPOLICY (dump only): DUMP = 1
+ * on both.
+ */
+TEST_F(genl, nlctrl_getfamily_dump_policy_since_6_2)
+{
+	struct policies *p = malloc(sizeof(*p));
+	int since = kernel_since(6, 2);
+
+	ASSERT_GE(since, 0) TH_LOG("uname: no version in the release");
+	ASSERT_NE(p, NULL);
+	ASSERT_EQ(getpolicy(self->fd, GENL_ID_CTRL, p), 0);
+	EXPECT_EQ(p->do_idx[CTRL_CMD_GETFAMILY], 0);
+	EXPECT_EQ(p->dump_idx[CTRL_CMD_GETFAMILY], since ? 0 : -1);
+	EXPECT_EQ(p->do_idx[CTRL_CMD_GETPOLICY], -1);
+	EXPECT_EQ(p->dump_idx[CTRL_CMD_GETPOLICY], 1);
+	EXPECT_EQ(p->n_attrs[0], 2);
+	EXPECT_EQ(p->n_attrs[1], 3);
+	EXPECT_EQ(p->n_attrs[2], 0);
+	free(p);
 }
 
 /* A buffer too small for the reply: MSG_TRUNC, and PEEK|TRUNC says how big. */

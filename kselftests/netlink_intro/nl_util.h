@@ -2,7 +2,8 @@
 /*
  * Raw netlink requests and replies for netlink_intro's tests: build a
  * request in a struct req, send it, receive into a buffer, find
- * attributes and extended ACK TLVs.
+ * attributes and extended ACK TLVs, read a family's policies
+ * (CTRL_CMD_GETPOLICY).
  */
 #ifndef NL_UTIL_H
 #define NL_UTIL_H
@@ -168,6 +169,114 @@ static inline struct nlattr *ack_tlv(struct nlmsghdr *nh, __u16 type)
 	else
 		tlvs = (char *)&e->msg + NLMSG_ALIGN(e->msg.nlmsg_len);
 	return attr_find(tlvs, (char *)nh + nh->nlmsg_len, type);
+}
+
+/* One attribute of a policy, as CTRL_CMD_GETPOLICY describes it. */
+struct pol_attr {
+	__u32 type;
+	int has_u, has_s, has_len, has_idx;
+	__u64 min_u, max_u;
+	__s64 min_s, max_s;
+	__u32 max_len, idx, maxtype;
+};
+
+#define N_POL	8
+struct policies {
+	int do_idx[16], dump_idx[16];	/* by op, -1: none */
+	struct pol_attr attr[N_POL][16];	/* [policy][attr], type 0: none */
+	int n_attrs[N_POL];
+};
+
+/* Copy attribute @type of @nest, @len bytes, to @to; 1 if it is there. */
+static inline int pol_get(struct nlattr *nest, int type, void *to, size_t len)
+{
+	struct nlattr *a = nest_attr(nest, type);
+
+	if (a)
+		memcpy(to, ATTR_DATA(a), len);
+	return !!a;
+}
+
+static inline void pol_attr_read(struct nlattr *nest, struct pol_attr *p)
+{
+	memset(p, 0, sizeof(*p));
+	pol_get(nest, NL_POLICY_TYPE_ATTR_TYPE, &p->type, 4);
+	p->has_u = pol_get(nest, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, &p->min_u, 8);
+	if (p->has_u)
+		pol_get(nest, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, &p->max_u, 8);
+	p->has_s = pol_get(nest, NL_POLICY_TYPE_ATTR_MIN_VALUE_S, &p->min_s, 8);
+	if (p->has_s)
+		pol_get(nest, NL_POLICY_TYPE_ATTR_MAX_VALUE_S, &p->max_s, 8);
+	p->has_len = pol_get(nest, NL_POLICY_TYPE_ATTR_MAX_LENGTH,
+			     &p->max_len, 4);
+	p->has_idx = pol_get(nest, NL_POLICY_TYPE_ATTR_POLICY_IDX, &p->idx, 4);
+	if (p->has_idx)
+		pol_get(nest, NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE, &p->maxtype, 4);
+}
+
+/*
+ * CTRL_CMD_GETPOLICY of the family @fam, dumped into @p: each op's do and
+ * dump policy (by command), each policy's attributes. Returns NLMSG_DONE's
+ * error (0), or -1 on a malformed or failed dump.
+ */
+static inline int getpolicy(int fd, __u16 fam, struct policies *p)
+{
+	static char buf[BUF_SIZE];
+	struct req r;
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < 16; i++) {
+		p->do_idx[i] = -1;
+		p->dump_idx[i] = -1;
+	}
+	genl_req(&r, CTRL_CMD_GETPOLICY, NLM_F_ACK | NLM_F_DUMP);
+	req_attr(&r, CTRL_ATTR_FAMILY_ID, &fam, sizeof(fam));
+	if (nl_send(fd, &r))
+		return -1;
+	for (;;) {
+		ssize_t n = nl_recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *nh;
+
+		if (n <= 0)
+			return -1;
+		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			struct nlattr *a, *pol, *at;
+
+			if (nh->nlmsg_type == NLMSG_DONE)
+				return *(int *)NLMSG_DATA(nh);
+			if (nh->nlmsg_type != GENL_ID_CTRL)
+				return -1;
+			a = genl_attr(nh, CTRL_ATTR_OP_POLICY);
+			if (a) {
+				struct nlattr *op = ATTR_DATA(a), *x;
+				__u16 cmd = op->nla_type & NLA_TYPE_MASK;
+
+				if (cmd >= 16)
+					return -1;
+				x = nest_attr(op, CTRL_ATTR_POLICY_DO);
+				if (x)
+					p->do_idx[cmd] = ATTR_U32(x);
+				x = nest_attr(op, CTRL_ATTR_POLICY_DUMP);
+				if (x)
+					p->dump_idx[cmd] = ATTR_U32(x);
+				continue;
+			}
+			a = genl_attr(nh, CTRL_ATTR_POLICY);
+			if (!a)
+				return -1;
+			pol = ATTR_DATA(a);
+			at = ATTR_DATA(pol);
+			i = pol->nla_type & NLA_TYPE_MASK;
+			if (i >= N_POL ||
+			    (at->nla_type & NLA_TYPE_MASK) >= 16)
+				return -1;
+			pol_attr_read(at, &p->attr[i][at->nla_type &
+						      NLA_TYPE_MASK]);
+			p->n_attrs[i]++;
+		}
+	}
 }
 
 #endif

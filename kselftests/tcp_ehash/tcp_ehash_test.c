@@ -2357,4 +2357,85 @@ TEST_F(stable, repair_timestamp_low_bit_is_usec_since_6_7)
 	close(fe);
 }
 
+/* ::ffff:0.0.0.0 and ::ffff:127.0.0.1 */
+static const struct in6_addr v4mapped_any = {
+	.s6_addr = { [10] = 0xff, [11] = 0xff },
+};
+
+static const struct in6_addr v4mapped_loopback = {
+	.s6_addr = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1 },
+};
+
+/*
+ * A TCP socket of @family in *@fd bound to @addr:*@port (an AF_INET
+ * socket to the IPv4 address @addr maps); a port of 0 is replaced by
+ * the one bound. Returns bind()'s 0 or -errno.
+ */
+static int tcp_bind_mapped(struct __test_metadata *_metadata, int family,
+			   const struct in6_addr *addr, unsigned short *port,
+			   int *fd)
+{
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(*port),
+				   .sin6_addr = *addr };
+	struct sockaddr_in s4 = { .sin_family = AF_INET,
+				  .sin_port = htons(*port),
+				  .sin_addr.s_addr = addr->s6_addr32[3] };
+	struct sockaddr *sa = family == AF_INET6 ? (struct sockaddr *)&s6 :
+						   (struct sockaddr *)&s4;
+	socklen_t len = family == AF_INET6 ? sizeof(s6) : sizeof(s4);
+
+	*fd = socket(family, SOCK_STREAM, 0);
+	ASSERT_GE(*fd, 0);
+	if (bind(*fd, sa, len))
+		return -errno;
+	ASSERT_EQ(getsockname(*fd, sa, &len), 0);
+	*port = ntohs(family == AF_INET6 ? s6.sin6_port : s4.sin_port);
+	return 0;
+}
+
+/*
+ * "tcp: Save v4 address as v4-mapped-v6 in inet_bind2_bucket.v6_rcv_saddr."
+ * (06a8c04f8994, 6.8): an IPv6 socket bound to the v4-mapped wildcard
+ * [::ffff:0.0.0.0]:P holds P for every IPv4 address, as 0.0.0.0 does,
+ * so another IPv6 socket's bind() to [::ffff:127.0.0.1]:P is EADDRINUSE.
+ * 6.1.192 has 5e07e672412b ("tcp: Use bhash2 for v4-mapped-v6
+ * non-wildcard address.", 6.8, in 6.1-stable), which checks that bind()
+ * against the wildcard buckets only (inet_bhash2_addr_any_conflict()),
+ * but not this one: its inet_bind2_bucket_match_addr_any() takes an IPv6
+ * socket's IPv6 bucket for a wildcard only if it is [::], so the second
+ * bind() succeeds, and the wildcard socket's listen() then fails with
+ * EADDRINUSE (a wildcard checks every owner of the port, bhash). The
+ * other orders conflict on both: 127.0.0.1:P from an AF_INET socket
+ * (aa99e5f87bd5 matches ::ffff:0.0.0.0 for AF_INET, in 6.1-stable), and
+ * [::ffff:0.0.0.0]:Q after [::ffff:127.0.0.1]:Q (inet_rcv_saddr_equal()).
+ */
+TEST_F(stable, v4mapped_any_holds_mapped_port_since_6_8)
+{
+	unsigned short port = 0, port2 = 0;
+	int since = kernel_since(6, 8);
+	int any, local, v4, local2, any2;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	ASSERT_NE(since, -1) TH_LOG("no version in uname");
+	ASSERT_EQ(tcp_bind_mapped(_metadata, AF_INET6, &v4mapped_any, &port, &any), 0);
+	EXPECT_EQ(tcp_bind_mapped(_metadata, AF_INET6, &v4mapped_loopback, &port, &local),
+		  since ? -EADDRINUSE : 0) TH_LOG("[::ffff:127.0.0.1]:%u", port);
+	EXPECT_EQ(tcp_bind_mapped(_metadata, AF_INET, &v4mapped_loopback, &port, &v4),
+		  -EADDRINUSE) TH_LOG("127.0.0.1:%u", port);
+	EXPECT_EQ(listen(any, 1), since ? 0 : -1) TH_LOG("the wildcard's listen()");
+	if (!since)
+		EXPECT_EQ(errno, EADDRINUSE);
+
+	ASSERT_EQ(tcp_bind_mapped(_metadata, AF_INET6, &v4mapped_loopback, &port2, &local2), 0);
+	EXPECT_EQ(tcp_bind_mapped(_metadata, AF_INET6, &v4mapped_any, &port2, &any2),
+		  -EADDRINUSE) TH_LOG("[::ffff:0.0.0.0]:%u second", port2);
+	close(any);
+	close(local);
+	close(v4);
+	close(local2);
+	close(any2);
+}
+
 TEST_HARNESS_MAIN
