@@ -9,42 +9,25 @@
  * sockmap: Enable map_update_elem from bpf_iter", v5.10, whose words are
  * "Allow passing a pointer to a BTF struct sock_common* when updating a
  * sockmap or sockhash").
- *  - a sockmap iterator copies a listening TCP socket into the sockhash:
- *    it loads, the update returns 0, and the sockhash then holds that
- *    socket (a lookup from user space gives its SO_COOKIE);
- *  - an LSM program doing the same at socket_post_create is refused
- *    with EINVAL, "cannot update sockmap in this context".
+ *  - a sockmap iterator copies a connected AF_UNIX stream socket (one
+ *    end of a socketpair: the guest's loopback is down, and a unix
+ *    socket needs no address) into the sockhash: it loads, the update
+ *    returns 0, and the sockhash then holds that socket (a lookup from
+ *    user space gives its SO_COOKIE);
+ *  - an LSM program doing the same with the socket of a file being
+ *    opened (file_open, bpf_sock_from_file(); the guest has no
+ *    SECURITY_NETWORK, so no socket hooks) is refused with EINVAL,
+ *    "cannot update sockmap in this context".
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "../kselftest_harness.h"
 #include "sock_map_update.skel.h"
-
-/* A TCP socket listening on 127.0.0.1, at a port the kernel picks. */
-static int tcp_listener(void)
-{
-	struct sockaddr_in a = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	int fd;
-
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 1)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
 
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -61,7 +44,7 @@ TEST(iterator_copies_socket_into_sockhash)
 	__u64 cookie, got = 0, val;
 	struct bpf_link *link;
 	__u32 key = 1;
-	int fd, iter;
+	int sv[2], fd, iter;
 	char buf[64];
 	ssize_t n;
 
@@ -72,8 +55,8 @@ TEST(iterator_copies_socket_into_sockhash)
 	ASSERT_EQ(0, bpf_program__set_log_level(skel->progs.copy, 1));
 	ASSERT_EQ(0, sock_map_update__load(skel)) TH_LOG("verifier said: %.2000s", log);
 
-	fd = tcp_listener();
-	ASSERT_LE(0, fd) TH_LOG("listener: %s", strerror(errno));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) TH_LOG("%s", strerror(errno));
+	fd = sv[0];
 	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_COOKIE, &cookie, &len));
 	val = fd;
 	ASSERT_EQ(0, bpf_map_update_elem(bpf_map__fd(skel->maps.src), &key, &val,
@@ -100,7 +83,8 @@ TEST(iterator_copies_socket_into_sockhash)
 
 	close(iter);
 	bpf_link__destroy(link);
-	close(fd);
+	close(sv[0]);
+	close(sv[1]);
 	sock_map_update__destroy(skel);
 }
 

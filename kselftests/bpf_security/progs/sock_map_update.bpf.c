@@ -54,15 +54,15 @@ int copy(struct bpf_iter__sockmap *ctx)
 	return 0;
 }
 
-/* Remember each new socket: refused, the hook may hold its lock. */
-SEC("?lsm/socket_post_create")
-int BPF_PROG(remember_socket, struct socket *sock, int family, int type,
-	     int protocol, int kern, int ret)
+/* Remember each socket opened as a file: refused in an LSM hook. */
+SEC("?lsm/file_open")
+int BPF_PROG(remember_socket, struct file *file)
 {
+	struct socket *sock = bpf_sock_from_file(file);
 	__u32 key = 0;
 
-	if (ret)
-		return 0;	/* the socket was not made */
+	if (!sock)
+		return 0;	/* not a socket */
 	update_ret = bpf_map_update_elem(&dst, &key, sock->sk, BPF_ANY);
 	return 0;
 }
