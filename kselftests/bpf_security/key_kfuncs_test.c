@@ -596,7 +596,7 @@ static void run_on_page_fault(struct __test_metadata *_metadata,
 		.config = PERF_COUNT_SW_PAGE_FAULTS,
 		.sample_period = 1,
 	};
-	volatile char *page;
+	char *page;
 	int pfd;
 
 	pfd = syscall(__NR_perf_event_open, &attr, 0, -1, -1,
@@ -610,8 +610,9 @@ static void run_on_page_fault(struct __test_metadata *_metadata,
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, page);
+	/* the first write faults the page in (munmap() reads page: kept) */
 	page[0] = 1;
-	munmap((void *)page, 4096);
+	munmap(page, 4096);
 	bpf_link__destroy(*link);
 	*link = NULL;
 }

@@ -37,7 +37,6 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 TEST(iterator_copies_socket_into_sockhash)
 {
 	static char log[1 << 20];
-	LIBBPF_OPTS(bpf_iter_attach_opts, opts);
 	union bpf_iter_link_info linfo = {};
 	socklen_t len = sizeof(__u64);
 	struct sock_map_update *skel;
@@ -47,6 +46,11 @@ TEST(iterator_copies_socket_into_sockhash)
 	int sv[2], fd, iter;
 	char buf[64];
 	ssize_t n;
+	struct bpf_iter_attach_opts opts = {
+		.sz = sizeof(opts),
+		.link_info = &linfo,
+		.link_info_len = sizeof(linfo),
+	};
 
 	skel = sock_map_update__open();
 	ASSERT_NE(NULL, skel);
@@ -63,8 +67,6 @@ TEST(iterator_copies_socket_into_sockhash)
 					 BPF_ANY)) TH_LOG("src: %s", strerror(errno));
 
 	linfo.map.map_fd = bpf_map__fd(skel->maps.src);
-	opts.link_info = &linfo;
-	opts.link_info_len = sizeof(linfo);
 	link = bpf_program__attach_iter(skel->progs.copy, &opts);
 	ASSERT_NE(NULL, link) TH_LOG("attach_iter: %s", strerror(errno));
 	iter = bpf_iter_create(bpf_link__fd(link));
