@@ -1,0 +1,393 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Mutant schemata (issue 30; Untch, Offutt and Harrold 1993): one build
+holds many mutants, each behind a run-time switch, so that a mutant
+needs a boot with its switch on, not a build of its own.
+
+Each mutated line is replaced, on the same line, by a form that picks
+the original or one of the line's mutants by the active mutant's number
+(`KC_MUTANT(n)`: include/linux/kconform_mutant.h, set by
+`kconform.mutant=N` on the command line or at run time in
+/sys/module/kconform/parameters/mutant):
+
+- a whole simple statement: `if (KC_MUTANT(4)) { m4 } else if
+  (KC_MUTANT(5)) { m5 } else { original }`, one statement where one was,
+  so it stays the body of an `if` or `for` without braces;
+- the condition of an `if`, `while` or of a `for` head:
+  `(KC_MUTANT(4) ? !!(m4) : !!(original))` (only its truth counts);
+- an expression whose value counts (a `switch`'s, a `for` head's first
+  or last, a declaration's initializer): `(KC_MUTANT(4) ? (m4) :
+  (original))`.
+
+A line takes a switch only where that is safe without a C parser: a
+statement wholly on its line (parentheses balanced from the line before,
+which ends a statement or is a one-line `if`/`for`/`while` head), not a
+declaration (braces would end its scope; its initializer takes the
+expression form), a label, a case, or an `if` with an `else` on the next
+line. Everything else (a line of a statement over several lines, a
+static initializer, a preprocessor line) falls back to the build per
+batch, with the reason. Every switched file gets the header's #include as
+a new first line: a compiler error at line L of it is line L - 1 of the
+series tree, and names the mutants to take out (culprits).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from . import mutate
+
+INCLUDE = '#include <linux/kconform_mutant.h>'
+SHIFT = 1		# the include's line, above every switched line
+STMT, BOOL, EXPR = 'statement', 'condition', 'expression'
+FORMS = (STMT, BOOL, EXPR)
+# the kernel side: the header and the switch, and the object's line
+HEADER = 'include/linux/kconform_mutant.h'
+SOURCE = 'lib/kconform_mutant.c'
+MAKEFILE = 'lib/Makefile'
+OBJECT = 'obj-y += kconform_mutant.o'
+KERNEL_FILES = Path(__file__).parent / 'schemata'
+
+_NOT_STMT = re.compile(r'^(?:case\b|default\b|else\b|do\b|for\b|while\b|switch\b|'
+		       r'typedef\b|static\b|extern\b|register\b|struct\b|union\b|enum\b|'
+		       r'const\b|volatile\b|unsigned\b|signed\b|[A-Za-z_]\w*\s*:(?!:)|'
+		       r'(?:DEFINE|DECLARE)_\w*\s*\(|L?H?LIST_HEAD\s*\()')
+_NOT_TYPE = {'return', 'goto', 'break', 'continue', 'sizeof', 'if', 'else', 'case',
+	     'do', 'while', 'for', 'switch', 'default'}
+# `type name`, `type *name`: a declaration (the first word a type)
+_DECL = re.compile(r'^([A-Za-z_]\w*)(?:\s+|\s*\*[\s*]*)(?:const\s+)?[A-Za-z_]\w*\s*[=;,\[]')
+_INIT = re.compile(r'^(?:const\s+)?(?:(?:struct|union|enum|unsigned|signed|long|short)\s+)*'
+		   r'[A-Za-z_]\w*(?:\s+|\s*\*[\s*]*)(?:const\s+)?[A-Za-z_]\w*\s*=(?!=)\s*')
+_LABELLED = re.compile(r'^(?:case\b.*|default|[A-Za-z_]\w*)\s*:$')
+_HEAD = re.compile(r'\b(if|while|switch|for)\s*\(')
+
+
+@dataclass(frozen=True)
+class Slot:
+	"""A part of a line a switch can replace: [start, end) of it."""
+	start: int
+	end: int
+	form: str
+
+
+@dataclass
+class Schemata:
+	"""The switched form of a set of mutants: one patch for every file."""
+	numbers: Dict[str, int] = field(default_factory=dict)	# mutant id -> n
+	forms: Dict[str, str] = field(default_factory=dict)	# mutant id -> form
+	fallback: Dict[str, str] = field(default_factory=dict)	# mutant id -> why not
+	patch: str = ''
+	# (file, line of the series tree) -> the mutant ids switched there
+	lines: Dict[Tuple[str, int], List[str]] = field(default_factory=dict)
+
+
+def depths(code: Sequence[str]) -> List[int]:
+	"""The parenthesis and bracket depth at the start of each masked line."""
+	out = []
+	depth = 0
+	for text in code:
+		out.append(depth)
+		depth += sum(text.count(c) for c in '([') - sum(text.count(c) for c in ')]')
+	return out
+
+
+def _balanced(text: str) -> bool:
+	depth = 0
+	for ch in text:
+		if ch in '([':
+			depth += 1
+		elif ch in ')]':
+			depth -= 1
+			if depth < 0:
+				return False
+	return depth == 0
+
+
+def _near(code: Sequence[str], i: int, step: int) -> Tuple[int, str]:
+	"""The nearest line with code before (step -1) or after (+1) line
+	index i: (its index, its stripped mask); (-1, '') if none."""
+	j = i + step
+	while 0 <= j < len(code):
+		if code[j].strip():
+			return j, code[j].strip()
+		j += step
+	return -1, ''
+
+
+def _ends_statement(prev: str, line: str) -> bool:
+	"""Can the statement on line start after the line prev (stripped
+	masks; the line starts at depth 0)?"""
+	if not prev or prev[-1] in ';{}':
+		return True
+	if _LABELLED.match(prev) or prev in ('else', '} else'):
+		return True
+	# the end of a head (`if (...)`, over one line or several, a
+	# for-each macro's): a name after a `)` cannot continue an
+	# expression, as `*p` or `- x` could
+	return prev.endswith(')') and bool(re.match(r'[A-Za-z_]', line))
+
+
+def _statement(code: Sequence[str], deep: Sequence[int], i: int) -> Optional[Slot]:
+	"""The whole line as a statement, from its first character to its
+	last ';' (a comment after it stays out), or None."""
+	text = code[i]
+	s = text.strip()
+	if deep[i] != 0 or not s.endswith(';') or '{' in s or '}' in s or not _balanced(s):
+		return None
+	if _NOT_STMT.match(s):
+		return None
+	d = _DECL.match(s)
+	if d and d.group(1) not in _NOT_TYPE:
+		return None
+	_, prev = _near(code, i, -1)
+	if not _ends_statement(prev, s):
+		return None
+	if s.startswith('if'):
+		_, after = _near(code, i, 1)
+		if re.match(r'else\b', after):
+			return None	# the else would lose its if
+	start = len(text) - len(text.lstrip())
+	return Slot(start, text.rstrip().rindex(';') + 1, STMT)
+
+
+def _parts(text: str, start: int, end: int, sep: str) -> List[Tuple[int, int]]:
+	"""[a, b) of each sep-separated part of text[start:end] at depth 0,
+	without the spaces around it."""
+	out = []
+	depth = 0
+	begin = start
+	for k in range(start, end + 1):
+		ch = text[k] if k < end else sep
+		if ch in '([':
+			depth += 1
+		elif ch in ')]':
+			depth -= 1
+		elif ch == sep and depth == 0:
+			a, b = begin, k
+			while a < b and text[a].isspace():
+				a += 1
+			while b > a and text[b - 1].isspace():
+				b -= 1
+			out.append((a, b))
+			begin = k + 1
+	return out
+
+
+def _heads(code: Sequence[str], deep: Sequence[int], i: int) -> List[Slot]:
+	"""The conditions and expressions of the heads (if, while, switch,
+	for) on a line whose parentheses close on it, and a declaration's
+	initializer."""
+	text = code[i]
+	out = []
+	for m in _HEAD.finditer(text):
+		end = mutate._close(text, m.end() - 1)
+		if end < 0:
+			continue
+		inner = [(a, b) for a, b in _parts(text, m.end(), end, ';')]
+		kw = m.group(1)
+		if kw in ('if', 'while') and len(inner) == 1:
+			out.append(Slot(*inner[0], BOOL))
+		elif kw == 'switch' and len(inner) == 1:
+			out.append(Slot(*inner[0], EXPR))
+		elif kw == 'for' and len(inner) == 3:
+			(a0, b0), (a1, b1), (a2, b2) = inner
+			first = text[a0:b0]
+			# an assignment, not a declaration (its scope is the loop)
+			if b0 > a0 and not _DECL.match(first) and \
+					len(_parts(text, a0, b0, ',')) == 1:
+				out.append(Slot(a0, b0, EXPR))
+			if b1 > a1:
+				out.append(Slot(a1, b1, BOOL))
+			if b2 > a2:
+				out.append(Slot(a2, b2, EXPR))
+	s = text.strip()
+	lead = len(text) - len(text.lstrip())
+	init = _INIT.match(s)
+	if deep[i] == 0 and init and s.endswith(';') and '{' not in s and '}' not in s and \
+			init.group(0).split()[0] not in _NOT_TYPE and _balanced(s):
+		a, b = lead + init.end(), lead + len(s) - 1
+		while b > a and text[b - 1].isspace():
+			b -= 1
+		if len(_parts(text, a, b, ',')) == 1:
+			out.append(Slot(a, b, EXPR))
+	return out
+
+
+def slots(code: Sequence[str], deep: Sequence[int], i: int) -> List[Slot]:
+	"""Where a switch can go on line index i of a masked file: the whole
+	statement, else its heads' parts and initializer (disjoint)."""
+	whole = _statement(code, deep, i)
+	return [whole] if whole else _heads(code, deep, i)
+
+
+def _span(before: str, after: str) -> Tuple[int, int]:
+	"""[p, q) of before that after changes (common prefix and suffix
+	taken off)."""
+	p = 0
+	while p < min(len(before), len(after)) and before[p] == after[p]:
+		p += 1
+	q = 0
+	while q < min(len(before), len(after)) - p and before[-1 - q] == after[-1 - q]:
+		q += 1
+	return p, len(before) - q
+
+
+def place(before: str, after: str, where: Sequence[Slot]) -> Optional[Slot]:
+	"""The slot holding a mutant's change, or None."""
+	p, q = _span(before, after)
+	return next((s for s in where if s.start <= p and q <= s.end), None)
+
+
+def _variant(before: str, after: str, slot: Slot) -> str:
+	"""The slot's text in the mutant's line."""
+	return after[slot.start:slot.end + len(after) - len(before)]
+
+
+def switch(original: str, form: str, variants: Sequence[Tuple[int, str]]) -> str:
+	"""The switched text of a slot: each (number, mutated text) before
+	the original."""
+	if form == STMT:
+		return ''.join(f'if (KC_MUTANT({n})) {{ {t} }} else ' for n, t in variants) + \
+			f'{{ {original} }}'
+	wrap = '!!' if form == BOOL else ''
+	return '(' + ''.join(f'KC_MUTANT({n}) ? {wrap}({t}) : ' for n, t in variants) + \
+		f'{wrap}({original}))'
+
+
+def switch_line(line: str, placed: Sequence[Tuple[int, str, Slot]]) -> str:
+	"""The line with every (number, mutant line, slot) switched; the
+	slots are disjoint, so they are replaced from the last."""
+	by_slot: Dict[Slot, List[Tuple[int, str]]] = {}
+	for n, after, slot in placed:
+		by_slot.setdefault(slot, []).append((n, _variant(line, after, slot)))
+	out = line
+	for slot in sorted(by_slot, key=lambda s: -s.start):
+		out = out[:slot.start] + switch(line[slot.start:slot.end], slot.form,
+						by_slot[slot]) + out[slot.end:]
+	return out
+
+
+def _why(code: str, deep: int) -> str:
+	"""Why no switch holds a change of this (masked) line."""
+	s = code.strip()
+	if deep or not s.endswith((';', '{', ')', ':')):
+		return 'a line of a statement over several lines'
+	if re.match(r'(?:case\b|default\b)', s):
+		return 'a case label (a constant expression)'
+	if '{' in s and '=' in s:
+		return 'a braced initializer'
+	d = _DECL.match(s)
+	if d and d.group(1) not in _NOT_TYPE or re.match(r'(?:static|const|struct|unsigned)\b', s):
+		return 'a declaration (an array size, several declarators, static)'
+	return 'no switchable part holds the change'
+
+
+def build(mutants: Sequence[mutate.Mutant],
+	  read: Callable[[str], List[str]]) -> Schemata:
+	"""The schemata of mutants (one number per distinct id, in the order
+	given: a feature's mutants get consecutive numbers when they come
+	sorted by feature); read(path) gives a file's lines."""
+	out = Schemata()
+	ids: Dict[str, mutate.Mutant] = {}
+	for m in mutants:
+		ids.setdefault(m.id, m)
+	by_file: Dict[str, List[mutate.Mutant]] = {}
+	for m in ids.values():
+		by_file.setdefault(m.file, []).append(m)
+	diffs = []
+	for path in sorted(by_file):
+		lines = read(path)
+		code = mutate.mask(lines)
+		deep = depths(code)
+		new = list(lines)
+		placed: Dict[int, List[Tuple[int, str, Slot]]] = {}
+		for m in sorted(by_file[path], key=lambda m: (m.line, mutate.OPERATORS.index(
+				m.operator), m.n)):
+			i = m.line - 1
+			if lines[i] != m.before:
+				out.fallback[m.id] = 'the line is not the mutant\'s any more'
+				continue
+			slot = place(lines[i], m.after, slots(code, deep, i))
+			if slot is None:
+				out.fallback[m.id] = _why(code[i], deep[i])
+				continue
+			out.numbers[m.id] = 0	# numbered below, in the order given
+			placed.setdefault(i, []).append((0, m.after, slot))
+			out.forms[m.id] = slot.form
+			out.lines.setdefault((path, m.line), []).append(m.id)
+		if placed:
+			diffs.append((path, lines, new, placed))
+	n = 0
+	for m in ids.values():
+		if m.id in out.numbers:
+			n += 1
+			out.numbers[m.id] = n
+	for path, lines, new, placed in diffs:
+		for i, these in placed.items():
+			mids = out.lines[(path, i + 1)]
+			numbered = [(out.numbers[mid], after, slot)
+				    for mid, (_, after, slot) in zip(mids, these)]
+			new[i] = switch_line(lines[i], numbered)
+		out.patch += ''.join(difflib.unified_diff(
+			[l + '\n' for l in lines], [l + '\n' for l in [INCLUDE] + new],
+			f'a/{path}', f'b/{path}', n=3))
+	return out
+
+
+def kernel_patch(read: Callable[[str], List[str]]) -> str:
+	"""The switch itself: the header, lib/kconform_mutant.c and its line
+	in lib/Makefile (read: the tree's lines of a file)."""
+	out = ''
+	for path in (HEADER, SOURCE):
+		text = (KERNEL_FILES / Path(path).name).read_text().splitlines()
+		out += f'--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(text)} @@\n' + \
+			''.join(f'+{l}\n' for l in text)
+	make = read(MAKEFILE)
+	out += ''.join(difflib.unified_diff(
+		[l + '\n' for l in make], [l + '\n' for l in make + [OBJECT]],
+		f'a/{MAKEFILE}', f'b/{MAKEFILE}', n=3))
+	return out
+
+
+_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:error|note: in expansion of macro)')
+
+
+def culprits(log: Sequence[str], schemata: Schemata) -> Tuple[Set[str], List[str]]:
+	"""The mutants a failed schemata build's compiler errors name (an
+	error at line L of a switched file is at line L - SHIFT of the
+	series tree), and the error lines that name none of them."""
+	named: Set[str] = set()
+	other = []
+	files = {f for f, _ in schemata.lines}
+	for line in log:
+		m = _ERROR.match(line)
+		if not m or 'error' not in line and 'note' not in line:
+			continue
+		path = next((f for f in files if m.group(1) == f or m.group(1).endswith('/' + f)),
+			    None)
+		ids = schemata.lines.get((path, int(m.group(2)) - SHIFT), []) if path else []
+		named.update(ids)
+		if not ids and ' error' in line:
+			other.append(line)
+	return named, other
+
+
+def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata) -> List[str]:
+	"""Per feature: the mutants, those switched by form, those that fall
+	back to the build per batch; then the reasons, counted."""
+	rows = [('feature', 'mutants', 'switched', *FORMS, 'fallback')]
+	for f in sorted({m.feature for m in mutants}):
+		mine = [m for m in mutants if m.feature == f]
+		forms = [schemata.forms.get(m.id, '') for m in mine]
+		rows.append((f, str(len(mine)), str(sum(1 for x in forms if x)),
+			     *(str(forms.count(x)) for x in FORMS),
+			     str(sum(1 for m in mine if m.id in schemata.fallback))))
+	out = mutate._table(rows)
+	reasons: Dict[str, int] = {}
+	for why in schemata.fallback.values():
+		reasons[why] = reasons.get(why, 0) + 1
+	out += [f'fallback: {n} {why}' for why, n in sorted(reasons.items(), key=lambda r: -r[1])]
+	return out
