@@ -328,7 +328,8 @@ def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 # The guest's own scripts (tools/testing/guest/): where each goes.
 GUEST_FILES = {'init': 'init', 'bin/kconform-timeout': 'timeout',
 	       'bin/kconform-gcov': 'gcov', 'bin/kconform-one-by-one': 'one-by-one',
-	       'bin/kconform-kmemleak': 'kmemleak', 'usr/bin/perl': 'perl'}
+	       'bin/kconform-kmemleak': 'kmemleak', 'bin/kconform-mutants': 'mutants',
+	       'usr/bin/perl': 'perl'}
 # The KUnit boot's initramfs, for a variant whose command line asks for
 # one of AFTER_KUNIT: what runs once KUnit's suites ran.
 KUNIT_FILES = {'init': 'after-kunit', 'bin/kconform-gcov': 'gcov',
