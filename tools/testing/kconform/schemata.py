@@ -9,9 +9,9 @@ the original or one of the line's mutants by the active mutant's number
 `kconform.mutant=N` on the command line or at run time in
 /sys/module/kconform/parameters/mutant):
 
-- a whole simple statement: `if (KC_MUTANT(4)) { m4 } else if
-  (KC_MUTANT(5)) { m5 } else { original }`, one statement where one was,
-  so it stays the body of an `if` or `for` without braces;
+- a whole simple statement: `{ if (KC_MUTANT(4)) { m4 } else if
+  (KC_MUTANT(5)) { m5 } else { original } }`, one statement where one
+  was, so it stays the body of an `if` or `for` without braces;
 - the condition of an `if`, `while` or of a `for` head:
   `(KC_MUTANT(4) ? !!(m4) : !!(original))` (only its truth counts);
 - an expression whose value counts (a `switch`'s, a `for` head's first
@@ -250,8 +250,10 @@ def switch(original: str, form: str, variants: Sequence[Tuple[int, str]]) -> str
 	"""The switched text of a slot: each (number, mutated text) before
 	the original."""
 	if form == STMT:
-		return ''.join(f'if (KC_MUTANT({n})) {{ {t} }} else ' for n, t in variants) + \
-			f'{{ {original} }}'
+		# in braces: the body of an `if` followed by an `else` (an
+		# inner if-else there draws gcc's -Wdangling-else)
+		return '{ ' + ''.join(f'if (KC_MUTANT({n})) {{ {t} }} else '
+				      for n, t in variants) + f'{{ {original} }} }}'
 	wrap = '!!' if form == BOOL else ''
 	return '(' + ''.join(f'KC_MUTANT({n}) ? {wrap}({t}) : ' for n, t in variants) + \
 		f'{wrap}({original}))'
