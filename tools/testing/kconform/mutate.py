@@ -58,10 +58,14 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import (TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Protocol,
+		    Sequence, Set, Tuple)
 
 from . import coverage, fixes, gate, guest, inputs, report, suites, tomlfile, tree, upstream
 from .model import BAD, InputError, KconformError, Kind, Status
+
+if TYPE_CHECKING:
+	from . import schemata		# which builds on this module
 
 OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
 	     'flag', 'swap', 'put')
@@ -1109,6 +1113,12 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 	p.add_argument('--out', default=str(repo / 'results' / 'mutate'), metavar='DIR')
 	p.add_argument('--run-args', default='', metavar='ARGS',
 		       help='more options for each run, one string')
+	p.add_argument('--schemata', action='store_true',
+		       help='mutant schemata (README "Mutant schemata"): one build '
+		       'holds every mutant that can take a run-time switch, '
+		       'each judged by a boot with its switch on; the rest '
+		       'batch by batch as without; with --list, per feature '
+		       'how many can')
 	p.add_argument('--fresh', action='store_true',
 		       help='judge every mutant again, not only those a stopped run '
 		       'of the same tree left (--out\'s journal.jsonl)')
@@ -1164,6 +1174,8 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	every = [m for m in everyone if m.feature in wanted]
 	generated = {f: sum(1 for m in every if m.feature == f) for f in wanted}
 	chosen = sample(every, args.per_feature, args.seed, args.mutant or ())
+	if args.schemata and args.list:
+		return _list_schemata(chosen, equivalents, src.tree)
 	if args.list:
 		for m in chosen:
 			print(f'{m.feature}\t{m.id}\t{m.function}\t{m.after.strip()}')
@@ -1174,8 +1186,16 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	journal = Journal(out, {'variant': args.variant, 'series': digest,
 				'run_args': args.run_args, 'baseline': args.baseline or ''},
 			  args.fresh)
-	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline,
-			   upstream_runs, journal)
+	boots = _boots(args, main, out, chosen, equivalents, src.tree, specs, files_of,
+		       upstream_runs) if args.schemata else None
+	if boots:
+		from . import schemata		# it builds on this module
+		verdicts = schemata.run(chosen, kinds, specs, equivalents, boots, runner,
+					files_of, baseline, upstream_runs, journal)
+	else:
+		verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of,
+				   baseline, upstream_runs, journal)
+	runs = runner.runs + (boots.runs if boots else 0)
 	wall = round(time.monotonic() - start, 1)
 	infos = load_coverage(Path(args.coverage))
 	head = (f'variant {args.variant}, kinds {"+".join(kinds)}, '
@@ -1183,13 +1203,14 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		   f'{args.per_feature} per feature, seed {args.seed}'
 		   if args.per_feature else 'every mutant')
 		+ (f', baseline {args.baseline}' if args.baseline else '')
-		+ f', {runner.runs} builds and boots, {wall:.0f} s')
+		+ (f', schemata ({len(boots.schemata.numbers)} switched)' if boots else '')
+		+ f', {runs} builds and boots, {wall:.0f} s')
 	text = lines(verdicts, infos, head, generated, stale, why_no_table)
 	(out / 'mutate.txt').write_text('\n'.join(text) + '\n')
 	(out / 'mutate.json').write_text(json.dumps(to_json(verdicts, infos, {
 		'variant': args.variant, 'kinds': kinds, 'seed': args.seed,
 		'per_feature': args.per_feature, 'generated': generated,
-		'runs': runner.runs, 'wall_s': wall, 'stale_equivalents': stale},
+		'runs': runs, 'wall_s': wall, 'stale_equivalents': stale},
 		why_no_table), indent=1) + '\n')
 	base = [out / 'runs' / f'{k}-baseline' / 'summary.txt' for k in kinds]
 	summary: List[str] = next((b.read_text().splitlines() for b in base
@@ -1199,3 +1220,35 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		print(line)
 	print(f'kconform: mutate: {out}/mutate.txt, mutate.json, summary.txt')
 	return 0
+
+
+def _read(src: Path) -> Callable[[str], List[str]]:
+	return lambda path: (src / path).read_text(errors='replace').splitlines()
+
+
+def _list_schemata(chosen: Sequence[Mutant], equivalents: Dict[str, str], src: Path) -> int:
+	"""--schemata --list: per feature the mutants a switch holds, by
+	form, and those that fall back to the build per batch, with why."""
+	from . import schemata		# it builds on this module
+	plan = schemata.build([m for m in chosen if m.id not in equivalents], _read(src))
+	for line in schemata.summary(chosen, plan):
+		print(line)
+	print(f'kconform: mutate: {len(plan.numbers)} of {len(chosen)} mutants switched '
+	      f'({len(plan.fallback)} fall back, '
+	      f'{sum(1 for m in chosen if m.id in equivalents)} equivalent), '
+	      f'one build instead of {len(batches(chosen, {}))} batches')
+	return 0
+
+
+def _boots(args: argparse.Namespace, main: Callable[[Sequence[str]], int], out: Path,
+	   chosen: Sequence[Mutant], equivalents: Dict[str, str], src: Path,
+	   specs: Sequence[suites.SuiteSpec], files_of: Dict[str, Set[str]],
+	   upstream_runs: bool) -> 'schemata.Runner':
+	"""--schemata's runner: the switched mutants' build and boots."""
+	from . import schemata		# it builds on this module
+	kinded = {str(k): judging(specs, k, upstream_runs) for k in suites.KINDS}
+	targets = {s.name: [t for t in (s.kselftest, suites.UPSTREAM if upstream_runs and
+					s.upstream else None) if t] for s in specs}
+	return schemata.Runner(main, out, args.variant, shlex.split(args.run_args),
+			       [m for m in chosen if m.id not in equivalents], _read(src),
+			       judges(specs, files_of), kinded, targets)

@@ -34,11 +34,13 @@ from __future__ import annotations
 
 import difflib
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from . import mutate
+from . import console, mutate, suites
+from .model import BAD, KconformError, Kind
 
 INCLUDE = '#include <linux/kconform_mutant.h>'
 SHIFT = 1		# the include's line, above every switched line
@@ -380,7 +382,7 @@ def culprits(log: Sequence[str], schemata: Schemata) -> Tuple[Set[str], List[str
 def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata) -> List[str]:
 	"""Per feature: the mutants, those switched by form, those that fall
 	back to the build per batch; then the reasons, counted."""
-	rows = [('feature', 'mutants', 'switched', *FORMS, 'fallback')]
+	rows: List[Tuple[str, ...]] = [('feature', 'mutants', 'switched', *FORMS, 'fallback')]
 	for f in sorted({m.feature for m in mutants}):
 		mine = [m for m in mutants if m.feature == f]
 		forms = [schemata.forms.get(m.id, '') for m in mine]
@@ -393,3 +395,218 @@ def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata) -> List[str]:
 		reasons[why] = reasons.get(why, 0) + 1
 	out += [f'fallback: {n} {why}' for why, n in sorted(reasons.items(), key=lambda r: -r[1])]
 	return out
+
+
+# -- the runs -----------------------------------------------------------------
+
+_MARK = re.compile(r'kconform: mutant (\d+) (begin|end)(?: (-?\d+))?\s*$')
+LOOP_PARAM = 'kconform.mutants'
+SWITCH_PARAM = 'kconform.mutant'
+LOOP_LOG = 'guest-console.log'
+BUILD_LOG = 'guest-build.log'
+
+
+@dataclass
+class Segment:
+	"""The console of one mutant of the guest's loop (guest/mutants)."""
+	number: int
+	lines: List[str] = field(default_factory=list)
+	ended: bool = False	# False: the boot ended inside it (a crash, a hang)
+
+
+def segments(raw: Sequence[str]) -> List[Segment]:
+	"""The loop boot's console cut at its marker lines, one segment per
+	mutant begun; what comes before the first and after an end is no
+	mutant's."""
+	out: List[Segment] = []
+	current: Optional[Segment] = None
+	for line in raw:
+		m = _MARK.search(line)
+		if m and m.group(2) == 'begin':
+			current = Segment(int(m.group(1)))
+			out.append(current)
+		elif m and current is not None and int(m.group(1)) == current.number:
+			current.ended = True
+			current = None
+		elif current is not None:
+			current.lines.append(line)
+	return out
+
+
+def ranges(numbers: Sequence[int]) -> str:
+	"""3,7-9: the loop's list, in the order given, runs of consecutive
+	numbers as ranges (a feature's mutants are numbered together, so
+	its list stays short on the command line)."""
+	runs: List[List[int]] = []
+	for n in numbers:
+		if runs and n == runs[-1][-1] + 1:
+			runs[-1].append(n)
+		else:
+			runs.append([n])
+	return ','.join(str(r[0]) if len(r) == 1 else f'{r[0]}-{r[-1]}' for r in runs)
+
+
+def merged(outs: Sequence[mutate.Outcome]) -> mutate.Outcome:
+	"""The outcomes of a batch's boots as one (each boot ran its
+	mutant's judges only, and a batch's judges do not overlap); a case
+	two boots ran is as bad as the worse."""
+	out = mutate.Outcome(all(o.built for o in outs),
+			     error='\n'.join(o.error for o in outs if o.error))
+	for o in outs:
+		for k, s in o.cases.items():
+			if k not in out.cases or s in BAD:
+				out.cases[k] = s
+	return out
+
+
+class Runner:
+	"""mutate's Runner on one build holding the switched mutants and the
+	switch (run --patch, twice: the schemata and the kernel side). The
+	baseline is a boot with no mutant on. A KUnit mutant is one boot
+	with kconform.mutant=N and its judging suites only. A kselftest
+	mutant's cases come from its feature's loop boot (kconform.mutants=:
+	the judging targets once per mutant not judged yet, guest/mutants),
+	kept until evaluate() asks for them; a mutant the boot ended inside
+	(a crash, a hang) has the cases its console shows, the rest gone,
+	and the next ask boots the loop again from the mutant after it.
+
+	prepare() builds first: a build that fails is built again without
+	the mutants its compiler errors name (culprits), which go back to
+	the build per batch (dropped), as do all when an error names none."""
+
+	def __init__(self, main: Callable[[Sequence[str]], int], out: Path, variant: str,
+		     extra: Sequence[str], order: Sequence[mutate.Mutant],
+		     read: Callable[[str], List[str]], judges: Dict[str, Set[str]],
+		     kinded: Dict[str, Set[str]], targets: Dict[str, List[str]]) -> None:
+		self.main = main
+		self.out = out
+		self.variant = variant
+		self.extra = list(extra)
+		self.order = list(order)
+		self.read = read
+		self.judges = judges		# feature -> the suites judging it
+		self.kinded = kinded		# kind -> the suites with cases of it
+		# suite -> the kselftest suites of its cases (its target,
+		# upstream's when they judge it)
+		self.targets = targets
+		self.schemata = build(self.order, read)
+		self.dropped: Dict[str, str] = {}	# id -> why its switch is out
+		self.baselines: Dict[str, mutate.Outcome] = {}
+		self.seen: Dict[Tuple[str, str], mutate.Outcome] = {}	# (kind, key)
+		self.runs = 0
+
+	def switched(self) -> List[mutate.Mutant]:
+		return [m for m in self.order if m.id in self.schemata.numbers]
+
+	def _suites(self, kind: str, features: Sequence[str]) -> List[str]:
+		return sorted(set().union(*(self.judges.get(f, {f}) for f in features)) &
+			      self.kinded.get(str(kind), set()))
+
+	def _run(self, tag: str, kind: str, suites_: Sequence[str],
+		 cmdline: Sequence[str]) -> Path:
+		folder = self.out / 'runs' / tag
+		shutil.rmtree(folder, ignore_errors=True)
+		(folder / 'patches').mkdir(parents=True)
+		argv = ['run', '--variant', self.variant, '--kind', kind, '--retries', '0',
+			'--out', str(folder), *(a for s in suites_ for a in ('--suite', s)),
+			*(a for w in cmdline for a in ('--cmdline', w))]
+		for name, text in (('00-schemata.patch', self.schemata.patch),
+				   ('01-switch.patch', kernel_patch(self.read))):
+			(folder / 'patches' / name).write_text(text)
+			argv += ['--patch', str(folder / 'patches' / name)]
+		print(f'kconform: mutate: {tag}: schemata of {len(self.schemata.numbers)} '
+		      f'mutant(s), {" ".join(cmdline) or "no mutant on (baseline)"}', flush=True)
+		self.runs += 1
+		self.main(argv + self.extra)
+		return folder
+
+	def prepare(self, kind: str, features: Sequence[str], tag: str) -> mutate.Outcome:
+		"""The build (and the baseline boot of kind), culprits taken out
+		until it builds."""
+		while True:
+			folder = self._run(tag, kind, self._suites(kind, features)
+					   if kind != Kind.KUNIT else [], [])
+			got = mutate.outcome(folder / 'results.json')
+			if got.built or not self.schemata.numbers:
+				break
+			log = folder / BUILD_LOG
+			named, other = culprits(log.read_text(errors='replace').splitlines()
+						if log.exists() else [], self.schemata)
+			if not named or other:
+				why = 'the schemata build failed: ' + (other or [got.error])[0]
+				self.dropped.update({i: why for i in self.schemata.numbers})
+				self.schemata = Schemata(fallback=self.schemata.fallback)
+				continue	# the baseline again, with nothing switched
+			self.dropped.update({i: 'its switch does not compile' for i in named})
+			self.schemata = build([m for m in self.order if m.id not in self.dropped],
+					      self.read)
+		self.baselines[kind] = got
+		return got
+
+	def __call__(self, mutants: Sequence[mutate.Mutant], kind: str,
+		     features: Sequence[str], tag: str) -> mutate.Outcome:
+		if not mutants:
+			return self.baselines.get(kind) or self.prepare(kind, features, tag)
+		# each mutant's cases are kept: evaluate()'s rerun one at a
+		# time (a crash in the batch) boots nothing again
+		for m in mutants:
+			if (kind, m.key) in self.seen:
+				continue
+			if kind == Kind.KUNIT:
+				n = self.schemata.numbers[m.id]
+				folder = self._run(f'{tag}-{n}', kind, self._suites(kind, [m.feature]),
+						   [f'{SWITCH_PARAM}={n}'])
+				self.seen[(kind, m.key)] = mutate.outcome(folder / 'results.json')
+			else:
+				self._loop(m, kind, tag)
+		return merged([self.seen[(kind, m.key)] for m in mutants])
+
+	def _loop(self, first: mutate.Mutant, kind: str, tag: str) -> None:
+		"""One boot of first's feature's loop, from first on."""
+		mine = [m for m in self.switched() if m.feature == first.feature]
+		pending = [m for m in mine[mine.index(first):] if (kind, m.key) not in self.seen]
+		suites_ = self._suites(kind, [first.feature])
+		folder = self._run(f'{tag}-loop-{first.feature}', kind, suites_, [
+			f'{LOOP_PARAM}={ranges([self.schemata.numbers[m.id] for m in pending])}'])
+		got = mutate.outcome(folder / 'results.json')
+		if not got.built:
+			self.seen[(kind, first.key)] = got
+			return
+		log = folder / LOOP_LOG
+		segs = segments(log.read_text(errors='replace').splitlines() if log.exists() else [])
+		by_number = {self.schemata.numbers[m.id]: m for m in pending}
+		expected = sorted({t for s in suites_ for t in self.targets.get(s, [])})
+		for seg in segs:
+			m = by_number.get(seg.number)
+			if m is None:
+				continue
+			self.seen[(kind, m.key)] = mutate.Outcome(True, {
+				(s.kind, s.name, c.name): c.status
+				for s in console.suites_from_console(seg.lines, kind, expected,
+								     not seg.ended, '<guest boot>')
+				for c in s.cases})
+		if (kind, first.key) not in self.seen:
+			raise KconformError(f'mutate: {folder.name}: the guest ran no mutant of '
+					    f'its loop (see {log})')
+
+
+def run(chosen: Sequence[mutate.Mutant], kinds: Sequence[str],
+	specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str], boots: Runner,
+	batched: mutate.Runner, files_of: Dict[str, Set[str]],
+	baseline: Optional[mutate.Outcome], upstream_runs: bool,
+	journal: Optional[mutate.Journal]) -> List[mutate.Verdict]:
+	"""mutate.run_all twice: the switched mutants on the schemata's build
+	(boots), then the rest (no switch, a switch that does not compile,
+	the equivalents) batch by batch as without schemata (batched). One
+	journal, one baseline per kind (the schemata's, no mutant on)."""
+	if boots.schemata.numbers:
+		features = sorted({m.feature for m in boots.switched()})
+		boots.prepare(kinds[0], features, f'{kinds[0]}-baseline')
+	switched = boots.switched()
+	rest = [m for m in chosen if m.id not in boots.schemata.numbers]
+	done = {v.mutant.key: v for v in mutate.run_all(
+		switched, kinds, specs, {}, boots, files_of, baseline, upstream_runs, journal)}
+	done.update({v.mutant.key: v for v in mutate.run_all(
+		rest, kinds, specs, equivalents, batched, files_of, baseline, upstream_runs,
+		journal)})
+	return [done[m.key] for m in chosen if m.key in done]
