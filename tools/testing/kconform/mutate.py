@@ -1246,9 +1246,14 @@ def _boots(args: argparse.Namespace, main: Callable[[Sequence[str]], int], out: 
 	   upstream_runs: bool) -> 'schemata.Runner':
 	"""--schemata's runner: the switched mutants' build and boots."""
 	from . import schemata		# it builds on this module
-	kinded = {str(k): judging(specs, k, upstream_runs) for k in suites.KINDS}
-	targets = {s.name: [t for t in (s.kselftest, suites.UPSTREAM if upstream_runs and
-					s.upstream else None) if t] for s in specs}
+	judging_ = schemata.Judging(
+		judges(specs, files_of),
+		{str(k): judging(specs, k, upstream_runs) for k in suites.KINDS},
+		{Kind.KUNIT: {s.name: list(s.kunit) for s in specs},
+		 Kind.KSELFTEST: {s.name: [t for t in (s.kselftest, suites.UPSTREAM if
+						       upstream_runs and s.upstream else None) if t]
+				  for s in specs}},
+		{s.name: s.seconds_on(args.variant) for s in specs})
 	return schemata.Runner(main, out, args.variant, shlex.split(args.run_args),
 			       [m for m in chosen if m.id not in equivalents], _read(src),
-			       judges(specs, files_of), kinded, targets)
+			       judging_)

@@ -84,6 +84,10 @@ class Schemata:
 	patch: str = ''
 	# (file, line of the series tree) -> the mutant ids switched there
 	lines: Dict[Tuple[str, int], List[str]] = field(default_factory=dict)
+	# (file, line) -> its switched text and where each mutant's text is
+	# in it (start, end, number): a compiler error's column names one
+	switched: Dict[Tuple[str, int], Tuple[str, List[Tuple[int, int, int]]]] = \
+		field(default_factory=dict)
 
 
 def depths(code: Sequence[str]) -> List[int]:
@@ -248,29 +252,50 @@ def _variant(before: str, after: str, slot: Slot) -> str:
 	return after[slot.start:slot.end + len(after) - len(before)]
 
 
-def switch(original: str, form: str, variants: Sequence[Tuple[int, str]]) -> str:
-	"""The switched text of a slot: each (number, mutated text) before
-	the original."""
+Piece = Tuple[str, int]		# text, and the mutant's number it is of (0: none)
+
+
+def switch(original: str, form: str, variants: Sequence[Tuple[int, str]]) -> List[Piece]:
+	"""The switched text of a slot, in pieces: each (number, mutated
+	text) before the original."""
+	out: List[Piece] = []
 	if form == STMT:
 		# in braces: the body of an `if` followed by an `else` (an
 		# inner if-else there draws gcc's -Wdangling-else)
-		return '{ ' + ''.join(f'if (KC_MUTANT({n})) {{ {t} }} else '
-				      for n, t in variants) + f'{{ {original} }} }}'
+		out.append(('{ ', 0))
+		for n, text in variants:
+			out += [(f'if (KC_MUTANT({n})) {{ ', 0), (text, n), (' } else ', 0)]
+		return out + [(f'{{ {original} }} }}', 0)]
 	wrap = '!!' if form == BOOL else ''
-	return '(' + ''.join(f'KC_MUTANT({n}) ? {wrap}({t}) : ' for n, t in variants) + \
-		f'{wrap}({original}))'
+	out.append(('(', 0))
+	for n, text in variants:
+		out += [(f'KC_MUTANT({n}) ? {wrap}(', 0), (text, n), (') : ', 0)]
+	return out + [(f'{wrap}({original}))', 0)]
 
 
-def switch_line(line: str, placed: Sequence[Tuple[int, str, Slot]]) -> str:
-	"""The line with every (number, mutant line, slot) switched; the
-	slots are disjoint, so they are replaced from the last."""
+def switch_line(line: str, placed: Sequence[Tuple[int, str, Slot]]) -> List[Piece]:
+	"""The line with every (number, mutant line, slot) switched, in
+	pieces; the slots are disjoint."""
 	by_slot: Dict[Slot, List[Tuple[int, str]]] = {}
 	for n, after, slot in placed:
 		by_slot.setdefault(slot, []).append((n, _variant(line, after, slot)))
-	out = line
-	for slot in sorted(by_slot, key=lambda s: -s.start):
-		out = out[:slot.start] + switch(line[slot.start:slot.end], slot.form,
-						by_slot[slot]) + out[slot.end:]
+	out: List[Piece] = []
+	at = 0
+	for slot in sorted(by_slot, key=lambda s: s.start):
+		out += [(line[at:slot.start], 0)] + switch(line[slot.start:slot.end], slot.form,
+							     by_slot[slot])
+		at = slot.end
+	return out + [(line[at:], 0)]
+
+
+def arms(pieces: Sequence[Piece]) -> List[Tuple[int, int, int]]:
+	"""(start, end, number): where each mutant's text is in the line."""
+	out = []
+	at = 0
+	for text, n in pieces:
+		if n:
+			out.append((at, at + len(text), n))
+		at += len(text)
 	return out
 
 
@@ -334,7 +359,9 @@ def build(mutants: Sequence[mutate.Mutant],
 			mids = out.lines[(path, i + 1)]
 			numbered = [(out.numbers[mid], after, slot)
 				    for mid, (_, after, slot) in zip(mids, these)]
-			new[i] = switch_line(lines[i], numbered)
+			pieces = switch_line(lines[i], numbered)
+			new[i] = ''.join(text for text, _ in pieces)
+			out.switched[(path, i + 1)] = (new[i], arms(pieces))
 		out.patch += ''.join(difflib.unified_diff(
 			[l + '\n' for l in lines], [l + '\n' for l in [INCLUDE] + new],
 			f'a/{path}', f'b/{path}', n=3))
@@ -356,25 +383,45 @@ def kernel_patch(read: Callable[[str], List[str]]) -> str:
 	return out
 
 
-_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:error|note: in expansion of macro)')
+_ERROR = re.compile(r'^(\S+?):(\d+):(?:(\d+):)? (error|note: in expansion of macro)')
+
+
+def _offset(text: str, column: int) -> int:
+	"""The index in text of gcc's 1-based column, which counts a tab to
+	the next multiple of 8 (-fdiagnostics-column-unit=display, gcc 11's
+	default)."""
+	seen = 0
+	for i, ch in enumerate(text):
+		seen = (seen // 8 + 1) * 8 if ch == '\t' else seen + 1
+		if seen >= column:
+			return i
+	return len(text)
 
 
 def culprits(log: Sequence[str], schemata: Schemata) -> Tuple[Set[str], List[str]]:
 	"""The mutants a failed schemata build's compiler errors name (an
 	error at line L of a switched file is at line L - SHIFT of the
-	series tree), and the error lines that name none of them."""
+	series tree; its column, when it falls in one mutant's text, names
+	that one, else every mutant of the line), and the error lines that
+	name none."""
 	named: Set[str] = set()
 	other = []
 	files = {f for f, _ in schemata.lines}
+	by_number = {n: i for i, n in schemata.numbers.items()}
 	for line in log:
 		m = _ERROR.match(line)
-		if not m or 'error' not in line and 'note' not in line:
+		if not m:
 			continue
 		path = next((f for f in files if m.group(1) == f or m.group(1).endswith('/' + f)),
 			    None)
-		ids = schemata.lines.get((path, int(m.group(2)) - SHIFT), []) if path else []
+		where = (path or '', int(m.group(2)) - SHIFT)
+		ids = schemata.lines.get(where, [])
+		if ids and m.group(3) and where in schemata.switched:
+			text, spans = schemata.switched[where]
+			at = _offset(text, int(m.group(3)))
+			ids = [by_number[n] for a, b, n in spans if a <= at < b] or ids
 		named.update(ids)
-		if not ids and ' error' in line:
+		if not ids and m.group(4) == 'error':
 			other.append(line)
 	return named, other
 
@@ -459,16 +506,56 @@ def merged(outs: Sequence[mutate.Outcome]) -> mutate.Outcome:
 	return out
 
 
+@dataclass(frozen=True)
+class Judging:
+	"""Who judges what, per kind (mutate.judges, mutate.judging)."""
+	judges: Dict[str, Set[str]]		# feature -> the suites judging it
+	kinded: Dict[str, Set[str]]		# kind -> the suites with cases of it
+	# kind -> suite -> the console's suites of its cases (KUnit: its
+	# KTAP suites; kselftest: its target, upstream's when they judge)
+	names: Dict[str, Dict[str, List[str]]]
+	# suite -> its kselftest target's case time on the variant (s)
+	seconds: Dict[str, float] = field(default_factory=dict)
+
+	def suites(self, kind: str, features: Sequence[str]) -> List[str]:
+		return sorted(set().union(*(self.judges.get(f, {f}) for f in features)) &
+			      self.kinded.get(str(kind), set()))
+
+	def expected(self, kind: str, suites_: Sequence[str]) -> List[str]:
+		return sorted({n for s in suites_ for n in self.names.get(str(kind), {}).get(s, [])})
+
+	def per_mutant(self, kind: str, suites_: Sequence[str]) -> int:
+		"""A mutant's share of a loop boot's timeout (s): three times
+		its targets' case time, a minute at least."""
+		if kind == Kind.KUNIT:
+			return PER_KUNIT_MUTANT
+		return max(60, int(3 * sum(self.seconds.get(s, 0.0) for s in suites_)))
+
+
+# a loop boot's time besides its mutants (s), a KUnit mutant's share, and
+# how long a loop boot may take before the rest goes to the next (a stop
+# of the run loses the boot it is in)
+LOOP_BASE = 600
+PER_KUNIT_MUTANT = 60
+LOOP_BUDGET = 1800
+TIMEOUT_OPTION = {Kind.KUNIT: '--kunit-timeout', Kind.KSELFTEST: '--guest-timeout'}
+CONSOLE = {Kind.KUNIT: 'kunit-console.log', Kind.KSELFTEST: 'guest-console.log'}
+BOOT_CASE = {Kind.KUNIT: '<kunit boot>', Kind.KSELFTEST: '<guest boot>'}
+KUNIT_SUITES = 'kconform.kunit_suites'
+
+
 class Runner:
 	"""mutate's Runner on one build holding the switched mutants and the
 	switch (run --patch, twice: the schemata and the kernel side). The
-	baseline is a boot with no mutant on. A KUnit mutant is one boot
-	with kconform.mutant=N and its judging suites only. A kselftest
-	mutant's cases come from its feature's loop boot (kconform.mutants=:
-	the judging targets once per mutant not judged yet, guest/mutants),
-	kept until evaluate() asks for them; a mutant the boot ended inside
-	(a crash, a hang) has the cases its console shows, the rest gone,
-	and the next ask boots the loop again from the mutant after it.
+	baseline is a boot with no mutant on. A mutant's cases come from its
+	feature's loop boot (kconform.mutants=: the judging suites once per
+	mutant not judged yet, guest/mutants; KUnit's built-in suites through
+	/sys/kernel/debug/kconform_kunit after they ran at boot), kept until
+	evaluate() asks for them, so that its rerun one at a time boots
+	nothing again. A mutant the boot ended inside (a crash, a hang) has
+	the cases its console shows, the rest gone (killed, as a crash
+	kills), and the next ask boots the loop again from the mutant after
+	it.
 
 	prepare() builds first: a build that fails is built again without
 	the mutants its compiler errors name (culprits), which go back to
@@ -476,19 +563,14 @@ class Runner:
 
 	def __init__(self, main: Callable[[Sequence[str]], int], out: Path, variant: str,
 		     extra: Sequence[str], order: Sequence[mutate.Mutant],
-		     read: Callable[[str], List[str]], judges: Dict[str, Set[str]],
-		     kinded: Dict[str, Set[str]], targets: Dict[str, List[str]]) -> None:
+		     read: Callable[[str], List[str]], judging: Judging) -> None:
 		self.main = main
 		self.out = out
 		self.variant = variant
 		self.extra = list(extra)
 		self.order = list(order)
 		self.read = read
-		self.judges = judges		# feature -> the suites judging it
-		self.kinded = kinded		# kind -> the suites with cases of it
-		# suite -> the kselftest suites of its cases (its target,
-		# upstream's when they judge it)
-		self.targets = targets
+		self.judging = judging
 		self.schemata = build(self.order, read)
 		self.dropped: Dict[str, str] = {}	# id -> why its switch is out
 		self.baselines: Dict[str, mutate.Outcome] = {}
@@ -498,12 +580,8 @@ class Runner:
 	def switched(self) -> List[mutate.Mutant]:
 		return [m for m in self.order if m.id in self.schemata.numbers]
 
-	def _suites(self, kind: str, features: Sequence[str]) -> List[str]:
-		return sorted(set().union(*(self.judges.get(f, {f}) for f in features)) &
-			      self.kinded.get(str(kind), set()))
-
 	def _run(self, tag: str, kind: str, suites_: Sequence[str],
-		 cmdline: Sequence[str]) -> Path:
+		 cmdline: Sequence[str], timeout: int = 0) -> Path:
 		folder = self.out / 'runs' / tag
 		shutil.rmtree(folder, ignore_errors=True)
 		(folder / 'patches').mkdir(parents=True)
@@ -514,17 +592,19 @@ class Runner:
 				   ('01-switch.patch', kernel_patch(self.read))):
 			(folder / 'patches' / name).write_text(text)
 			argv += ['--patch', str(folder / 'patches' / name)]
+		# after --run-args: a loop boot needs its own timeout
+		argv += self.extra + ([TIMEOUT_OPTION[Kind(kind)], str(timeout)] if timeout else [])
 		print(f'kconform: mutate: {tag}: schemata of {len(self.schemata.numbers)} '
 		      f'mutant(s), {" ".join(cmdline) or "no mutant on (baseline)"}', flush=True)
 		self.runs += 1
-		self.main(argv + self.extra)
+		self.main(argv)
 		return folder
 
 	def prepare(self, kind: str, features: Sequence[str], tag: str) -> mutate.Outcome:
 		"""The build (and the baseline boot of kind), culprits taken out
 		until it builds."""
 		while True:
-			folder = self._run(tag, kind, self._suites(kind, features)
+			folder = self._run(tag, kind, self.judging.suites(kind, features)
 					   if kind != Kind.KUNIT else [], [])
 			got = mutate.outcome(folder / 'results.json')
 			if got.built or not self.schemata.numbers:
@@ -547,44 +627,42 @@ class Runner:
 		     features: Sequence[str], tag: str) -> mutate.Outcome:
 		if not mutants:
 			return self.baselines.get(kind) or self.prepare(kind, features, tag)
-		# each mutant's cases are kept: evaluate()'s rerun one at a
-		# time (a crash in the batch) boots nothing again
 		for m in mutants:
-			if (kind, m.key) in self.seen:
-				continue
-			if kind == Kind.KUNIT:
-				n = self.schemata.numbers[m.id]
-				folder = self._run(f'{tag}-{n}', kind, self._suites(kind, [m.feature]),
-						   [f'{SWITCH_PARAM}={n}'])
-				self.seen[(kind, m.key)] = mutate.outcome(folder / 'results.json')
-			else:
+			if (kind, m.key) not in self.seen:
 				self._loop(m, kind, tag)
 		return merged([self.seen[(kind, m.key)] for m in mutants])
 
 	def _loop(self, first: mutate.Mutant, kind: str, tag: str) -> None:
-		"""One boot of first's feature's loop, from first on."""
+		"""One loop boot of first's feature, from first on."""
 		mine = [m for m in self.switched() if m.feature == first.feature]
-		pending = [m for m in mine[mine.index(first):] if (kind, m.key) not in self.seen]
-		suites_ = self._suites(kind, [first.feature])
-		folder = self._run(f'{tag}-loop-{first.feature}', kind, suites_, [
-			f'{LOOP_PARAM}={ranges([self.schemata.numbers[m.id] for m in pending])}'])
+		suites_ = self.judging.suites(kind, [first.feature])
+		per = self.judging.per_mutant(kind, suites_)
+		pending = [m for m in mine[mine.index(first):]
+			   if (kind, m.key) not in self.seen][:max(1, LOOP_BUDGET // per)]
+		numbers = [self.schemata.numbers[m.id] for m in pending]
+		expected = self.judging.expected(kind, suites_)
+		cmdline = [f'{LOOP_PARAM}={ranges(numbers)}']
+		if kind == Kind.KUNIT:
+			cmdline.append(f'{KUNIT_SUITES}={",".join(expected)}')
+		folder = self._run(f'{tag}-loop-{first.feature}', kind,
+				   suites_ if kind != Kind.KUNIT else [], cmdline,
+				   LOOP_BASE + per * len(pending))
 		got = mutate.outcome(folder / 'results.json')
 		if not got.built:
 			self.seen[(kind, first.key)] = got
 			return
-		log = folder / LOOP_LOG
-		segs = segments(log.read_text(errors='replace').splitlines() if log.exists() else [])
+		log = folder / CONSOLE[Kind(kind)]
 		by_number = {self.schemata.numbers[m.id]: m for m in pending}
-		expected = sorted({t for s in suites_ for t in self.targets.get(s, [])})
-		for seg in segs:
+		for seg in segments(log.read_text(errors='replace').splitlines()
+				    if log.exists() else []):
 			m = by_number.get(seg.number)
-			if m is None:
-				continue
-			self.seen[(kind, m.key)] = mutate.Outcome(True, {
-				(s.kind, s.name, c.name): c.status
-				for s in console.suites_from_console(seg.lines, kind, expected,
-								     not seg.ended, '<guest boot>')
-				for c in s.cases})
+			if m is not None:
+				self.seen[(kind, m.key)] = mutate.Outcome(True, {
+					(s.kind, s.name, c.name): c.status
+					for s in console.suites_from_console(
+						seg.lines, kind, expected, not seg.ended,
+						BOOT_CASE[Kind(kind)])
+					for c in s.cases})
 		if (kind, first.key) not in self.seen:
 			raise KconformError(f'mutate: {folder.name}: the guest ran no mutant of '
 					    f'its loop (see {log})')

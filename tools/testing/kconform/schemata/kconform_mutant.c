@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The switch of kconform's mutant schemata (include/linux/kconform_mutant.h):
- * the active mutant's number, from the command line (kconform.mutant=N,
- * read before the built-in KUnit suites run) and at run time in
- * /sys/module/kconform/parameters/mutant (the guest's kselftest loop,
- * tools/testing/guest/mutants). Exported, so that a switched file built
- * as a module sees it too.
+ * the active mutant's number, from the command line (kconform.mutant=N)
+ * and at run time in /sys/module/kconform/parameters/mutant (the guest's
+ * loop over mutants, tools/testing/guest/mutants). Exported, so that a
+ * switched file built as a module sees it too.
+ *
+ * With KUnit built in, writing suite globs (comma-separated) to
+ * /sys/kernel/debug/kconform_kunit runs the built-in suites that match
+ * again, with the active mutant, as one KTAP document on the console:
+ * 6.1 runs built-in suites only at boot, so without it each mutant of a
+ * KUnit suite would need a boot of its own.
  */
 #include <linux/kconform_mutant.h>
 #include <linux/module.h>
@@ -17,3 +22,68 @@ int kconform_mutant;
 EXPORT_SYMBOL(kconform_mutant);
 module_param_named(mutant, kconform_mutant, int, 0644);
 MODULE_PARM_DESC(mutant, "the active mutant of the schemata (0: none)");
+
+#if IS_BUILTIN(CONFIG_KUNIT) && IS_ENABLED(CONFIG_DEBUG_FS)
+#include <kunit/test.h>
+#include <linux/debugfs.h>
+#include <linux/glob.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+extern struct kunit_suite * const __kunit_suites_start[];
+extern struct kunit_suite * const __kunit_suites_end[];
+
+static bool kc_kunit_match(char *globs, const char *name)
+{
+	char *rest = globs, *glob;
+	bool hit = false;
+
+	/* strsep() cuts the list: put the commas back for the next name */
+	while ((glob = strsep(&rest, ",")) != NULL) {
+		hit |= *glob && glob_match(glob, name);
+		if (rest)
+			rest[-1] = ',';
+	}
+	return hit;
+}
+
+static ssize_t kc_kunit_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	struct kunit_suite * const *s;
+	char *globs, *list;
+	int n = 0;
+
+	globs = memdup_user_nul(buf, len);
+	if (IS_ERR(globs))
+		return PTR_ERR(globs);
+	list = strim(globs);
+	for (s = __kunit_suites_start; s < __kunit_suites_end; s++)
+		n += kc_kunit_match(list, (*s)->name);
+	pr_info("KTAP version 1\n");
+	pr_info("1..%d\n", n);
+	/* with no suites, only numbers the next suite 1 again */
+	__kunit_test_suites_exit(NULL, 0);
+	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
+		if (!kc_kunit_match(list, (*s)->name))
+			continue;
+		(*s)->status_comment[0] = '\0';
+		(*s)->suite_init_err = 0;
+		kunit_run_tests(*s);
+	}
+	kfree(globs);
+	return len;
+}
+
+static const struct file_operations kc_kunit_fops = {
+	.write = kc_kunit_write,
+	.llseek = noop_llseek,
+};
+
+static int __init kc_kunit_init(void)
+{
+	debugfs_create_file("kconform_kunit", 0200, NULL, NULL, &kc_kunit_fops);
+	return 0;
+}
+late_initcall(kc_kunit_init);
+#endif

@@ -5,14 +5,18 @@ max31760.c as the series leaves them), what falls back to the build per
 batch, that the patch applies and compiles (forms.c, with gcc when there
 is one), and the compiler errors mapped back to mutants (no kernel)."""
 
+import contextlib
+import io
+import json
 import shutil
 import subprocess
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional, Sequence, Set
 
-from kconform import mutate, schemata
+from kconform import mutate, schemata, suites
+from kconform.model import Kind, Status
 
 DATA = Path(__file__).parent / 'test_data' / 'schemata'
 
@@ -180,6 +184,16 @@ class CulpritTest(unittest.TestCase):
 				 set(s.lines[('max31760.c', 30)]))
 		self.assertEqual(other, ['/w/linux/max31760.c:3:1: error: something else'])
 
+	def test_an_error_s_column_in_one_mutant_s_text_names_that_one(self) -> None:
+		s = build('max31760.c')
+		text, spans = s.switched[('max31760.c', 30)]
+		second = spans[1]
+		# gcc counts a tab to the next multiple of 8
+		column = len(text[:second[0] + 1].expandtabs(8))
+		named, _ = schemata.culprits([f'max31760.c:31:{column}: error: x'], s)
+		self.assertEqual(named, {'max31760.c:30:const:1'})
+		self.assertEqual(s.numbers['max31760.c:30:const:1'], second[2])
+
 
 class SummaryTest(unittest.TestCase):
 
@@ -193,6 +207,178 @@ class SummaryTest(unittest.TestCase):
 		self.assertEqual(row[0], 'netlink_intro')
 		self.assertEqual(int(row[1]), int(row[2]) + int(row[6]))
 		self.assertTrue(any(l.startswith('fallback: ') and 'case label' in l for l in out))
+
+
+class LoopTest(unittest.TestCase):
+	"""The guest loop's console cut per mutant, and its list."""
+
+	def test_segments_at_the_markers_and_the_one_a_crash_left_open(self) -> None:
+		raw = ['kconform: guest userspace up', 'kconform: mutant 3 begin', 'ok 1 a',
+		       'kconform: mutant 3 end 0', 'kconform: kmemleak scanned',
+		       '[   12.5] kconform: mutant 4 begin', 'not ok 1 a',
+		       '[   13.0] BUG: kernel NULL pointer dereference']
+		self.assertEqual(schemata.segments(raw), [
+			schemata.Segment(3, ['ok 1 a'], True),
+			schemata.Segment(4, ['not ok 1 a', '[   13.0] BUG: kernel NULL pointer '
+					     'dereference'], False)])
+
+	def test_ranges_keep_the_order_and_join_runs(self) -> None:
+		self.assertEqual(schemata.ranges([3, 7, 8, 9, 12, 13, 5]), '3,7-9,12-13,5')
+		self.assertEqual(schemata.ranges([1]), '1')
+
+	def test_the_guest_scripts_pass_shellcheck(self) -> None:
+		if not shutil.which('shellcheck'):
+			self.skipTest('no shellcheck')
+		guest = schemata.KERNEL_FILES.parents[1] / 'guest'
+		r = subprocess.run(['shellcheck', '-s', 'sh', str(guest / 'mutants'),
+				    str(guest / 'after-kunit')], capture_output=True, text=True)
+		self.assertEqual(r.returncode, 0, r.stdout)
+
+
+# fa: a KUnit suite judging max31760.c; fb: a kselftest target judging
+# genetlink.c
+SPECS = [suites.SuiteSpec('fa', None, ('fa',), None),
+	 suites.SuiteSpec('fb', None, (), 'fb')]
+CASES = {'kunit': [('kunit', 'fa', 'fa_test_one'), ('kunit', 'fa', 'fa_test_two')],
+	 'kselftest': [('kselftest', 'fb', 'prog/t.one'), ('kselftest', 'fb', 'prog/t.two')]}
+
+
+class FakeRun:
+	"""`kconform run` as the schemata runner calls it: a build that fails
+	while one mutant's switch is in it, then results.json, and the loop
+	boot's console: each mutant's segment, a killed one's second case
+	failing, a crashing one's boot ending inside it."""
+
+	def __init__(self, bad: str, kills: Set[str], crash: str) -> None:
+		self.bad, self.kills, self.crash = bad, kills, crash
+		self.boots: Optional[schemata.Runner] = None
+		self.calls: List[List[str]] = []
+
+	def __call__(self, argv: Sequence[str]) -> int:
+		self.calls.append(list(argv))
+		assert self.boots is not None
+		out = Path(argv[argv.index('--out') + 1])
+		kind = argv[argv.index('--kind') + 1]
+		words = [argv[i + 1] for i, a in enumerate(argv) if a == '--cmdline']
+		s = self.boots.schemata
+		if self.bad in s.numbers:
+			# gcc's column (a tab to the next multiple of 8) in the
+			# bad mutant's text
+			path, line = next(k for k, ids in s.lines.items() if self.bad in ids)
+			text, spans = s.switched[(path, line)]
+			at = next(a for a, _, n in spans if n == s.numbers[self.bad])
+			column = len(text[:at + 2].expandtabs(8))
+			(out / schemata.BUILD_LOG).write_text(
+				f'../linux/{path}:{line + schemata.SHIFT}:{column}: error: bad\n')
+			(out / 'results.json').write_text(json.dumps(
+				{'errors': ['kernel build: make failed'], 'suites': []}))
+			return 1
+		cases = [{'name': c, 'status': 'pass'} for _, _, c in CASES[kind]]
+		name = CASES[kind][0][1]
+		(out / 'results.json').write_text(json.dumps(
+			{'errors': [], 'suites': [{'kind': kind, 'name': name, 'cases': cases}]}))
+		loop = [w.split('=', 1)[1] for w in words if w.startswith(schemata.LOOP_PARAM + '=')]
+		if loop:
+			(out / schemata.CONSOLE[Kind(kind)]).write_text('\n'.join(self.console(kind, loop[0])))
+		return 0
+
+	def console(self, kind: str, ranges: str) -> List[str]:
+		assert self.boots is not None
+		mutant = {n: i for i, n in self.boots.schemata.numbers.items()}
+		out = []
+		for n in expand(ranges):
+			out.append(f'kconform: mutant {n} begin')
+			bad = mutant[n] in self.kills
+			if kind == 'kunit':
+				out += ['KTAP version 1', '1..1', '    # Subtest: fa', '    1..2',
+					'    ok 1 fa_test_one',
+					f'    {"not ok" if bad else "ok"} 2 fa_test_two',
+					f'{"not ok" if bad else "ok"} 1 fa']
+			else:
+				out += ['TAP version 13', '1..1', '# selftests: fb: prog',
+					'# TAP version 13', '# 1..2', '# ok 1 t.one']
+				if mutant[n] == self.crash:
+					return out + ['[ 3.0] BUG: kernel NULL pointer dereference']
+				out += [f'# {"not ok" if bad else "ok"} 2 t.two',
+					f'{"not ok" if bad else "ok"} 1 selftests: fb: prog']
+			out.append(f'kconform: mutant {n} end 0')
+		return out
+
+
+def expand(ranges: str) -> List[int]:
+	"""3,7-9 as guest/mutants reads it."""
+	out: List[int] = []
+	for r in ranges.split(','):
+		a, _, b = r.partition('-')
+		out += list(range(int(a), int(b or a) + 1))
+	return out
+
+
+class RunnerTest(unittest.TestCase):
+
+	def test_schemata_then_the_rest_batch_by_batch(self) -> None:
+		fa = [m for m in mutants('max31760.c', 'fa')
+		      if m.id in ('max31760.c:30:const:0', 'max31760.c:30:const:1',
+				  'max31760.c:11:const:0')]
+		fb = [m for m in mutants('genetlink.c', 'fb') if m.line in (9, 16, 21)
+		      and m.operator in ('rel', 'true', 'false', 'const')]
+		chosen = sorted(fa + fb, key=lambda m: (m.feature, m.id))
+		fake = FakeRun(bad='max31760.c:30:const:1',
+			       kills={'max31760.c:30:const:0', 'genetlink.c:16:rel:0'},
+			       crash='genetlink.c:16:true:0')
+		judging = schemata.Judging(
+			{'fa': {'fa'}, 'fb': {'fb'}}, {'kunit': {'fa'}, 'kselftest': {'fb'}},
+			{'kunit': {'fa': ['fa']}, 'kselftest': {'fb': ['fb']}}, {'fb': 10.0})
+		with tempfile.TemporaryDirectory() as tmp:
+			def read(path: str) -> List[str]:
+				return ['obj-y += a.o'] if path == schemata.MAKEFILE else lines_of(path)
+
+			boots = schemata.Runner(fake, Path(tmp), 'debug', [], chosen, read, judging)
+			fake.boots = boots
+			batched: List[List[str]] = []
+
+			def batch(mutants: Sequence[mutate.Mutant], kind: str,
+				  features: Sequence[str], tag: str) -> mutate.Outcome:
+				batched.append([m.id for m in mutants])
+				bad = any(m.id == 'max31760.c:30:const:1' for m in mutants)
+				return mutate.Outcome(True, {k: Status.FAIL if bad and k[2] == 'fa_test_one'
+							     else Status.PASS for k in CASES[kind]})
+
+			with contextlib.redirect_stdout(io.StringIO()):
+				got = {v.mutant.id: (v.status, v.by) for v in schemata.run(
+					chosen, ['kunit', 'kselftest'], SPECS, {}, boots, batch,
+					{'fa': {'max31760.c'}, 'fb': {'genetlink.c'}}, None, False,
+					None)}
+		self.assertEqual(boots.dropped, {'max31760.c:30:const:1': 'its switch does not compile'})
+		self.assertEqual(got['max31760.c:30:const:0'],
+				 ('killed', ['kunit:fa:fa_test_two']))
+		self.assertEqual(got['max31760.c:30:const:1'],
+				 ('killed', ['kunit:fa:fa_test_one']))
+		self.assertEqual(got['max31760.c:11:const:0'], ('survived', []))
+		self.assertEqual(got['genetlink.c:16:rel:0'],
+				 ('killed', ['kselftest:fb:prog/t.two']))
+		self.assertEqual(got['genetlink.c:16:true:0'][0], 'killed')
+		self.assertEqual(got['genetlink.c:16:false:0'], ('survived', []))
+		self.assertEqual(got['genetlink.c:9:const:0'], ('survived', []))
+		self.assertEqual(got['genetlink.c:21:rel:0'], ('survived', []))
+		# the fallback and the dropped mutant, batch by batch
+		self.assertEqual(sorted(i for b in batched for i in b),
+				 ['genetlink.c:21:const:0', 'genetlink.c:21:rel:0',
+				  'max31760.c:11:const:0', 'max31760.c:30:const:1'])
+		# builds: the failed one, the KUnit baseline, one KUnit loop, the
+		# kselftest baseline, the loop the crash ended, the loop after it
+		loops = [[w for w in c if w.startswith('kconform.')] for c in fake.calls]
+		n = boots.schemata.numbers
+		self.assertEqual(loops, [
+			[], [],
+			[f'kconform.mutants={n["max31760.c:30:const:0"]}', 'kconform.kunit_suites=fa'],
+			[],
+			[f'kconform.mutants={schemata.ranges([n[i] for i in ("genetlink.c:16:false:0", "genetlink.c:16:rel:0", "genetlink.c:16:true:0", "genetlink.c:9:const:0")])}'],
+			[f'kconform.mutants={n["genetlink.c:9:const:0"]}']])
+		self.assertEqual(fake.calls[2][-2:], ['--kunit-timeout', str(
+			schemata.LOOP_BASE + schemata.PER_KUNIT_MUTANT)])
+		self.assertEqual(fake.calls[4][-2:], ['--guest-timeout', str(
+			schemata.LOOP_BASE + 4 * 60)])
 
 
 if __name__ == '__main__':
