@@ -386,18 +386,6 @@ def kernel_patch(read: Callable[[str], List[str]]) -> str:
 _ERROR = re.compile(r'^(\S+?):(\d+):(?:(\d+):)? (error|note: in expansion of macro)')
 
 
-def _offset(text: str, column: int) -> int:
-	"""The index in text of gcc's 1-based column, which counts a tab to
-	the next multiple of 8 (-fdiagnostics-column-unit=display, gcc 11's
-	default)."""
-	seen = 0
-	for i, ch in enumerate(text):
-		seen = (seen // 8 + 1) * 8 if ch == '\t' else seen + 1
-		if seen >= column:
-			return i
-	return len(text)
-
-
 def culprits(log: Sequence[str], schemata: Schemata) -> Tuple[Set[str], List[str]]:
 	"""The mutants a failed schemata build's compiler errors name (an
 	error at line L of a switched file is at line L - SHIFT of the
@@ -418,7 +406,9 @@ def culprits(log: Sequence[str], schemata: Schemata) -> Tuple[Set[str], List[str
 		ids = schemata.lines.get(where, [])
 		if ids and m.group(3) and where in schemata.switched:
 			text, spans = schemata.switched[where]
-			at = _offset(text, int(m.group(3)))
+			# clang's column counts bytes from 1 (a tab is one;
+			# TOOLCHAIN is LLVM's, gcc would count display columns)
+			at = int(m.group(3)) - 1
 			ids = [by_number[n] for a, b, n in spans if a <= at < b] or ids
 		named.update(ids)
 		if not ids and m.group(4) == 'error':
