@@ -1192,6 +1192,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		from . import schemata		# it builds on this module
 		verdicts = schemata.run(chosen, kinds, specs, equivalents, boots, runner,
 					files_of, baseline, upstream_runs, journal)
+		(out / schemata.REPORT).write_text('\n'.join(schemata.report(chosen, boots)) + '\n')
 	else:
 		verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of,
 				   baseline, upstream_runs, journal)
@@ -1233,10 +1234,10 @@ def _list_schemata(chosen: Sequence[Mutant], equivalents: Dict[str, str], src: P
 	plan = schemata.build([m for m in chosen if m.id not in equivalents], _read(src))
 	for line in schemata.summary(chosen, plan):
 		print(line)
-	print(f'kconform: mutate: {len(plan.numbers)} of {len(chosen)} mutants switched '
-	      f'({len(plan.fallback)} fall back, '
-	      f'{sum(1 for m in chosen if m.id in equivalents)} equivalent), '
-	      f'one build instead of {len(batches(chosen, {}))} batches')
+	switched = sum(1 for m in chosen if m.id in plan.numbers)
+	print(f'kconform: mutate: {switched} of {len(chosen)} mutants switched in one build '
+	      f'({len(plan.numbers)} switches), {len(chosen) - switched} batch by batch '
+	      f'({sum(1 for m in chosen if m.id in equivalents)} of them equivalent: never run)')
 	return 0
 
 

@@ -416,21 +416,25 @@ def culprits(log: Sequence[str], schemata: Schemata) -> Tuple[Set[str], List[str
 	return named, other
 
 
-def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata) -> List[str]:
-	"""Per feature: the mutants, those switched by form, those that fall
-	back to the build per batch; then the reasons, counted."""
-	rows: List[Tuple[str, ...]] = [('feature', 'mutants', 'switched', *FORMS, 'fallback')]
+def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata,
+	    dropped: Optional[Dict[str, str]] = None) -> List[str]:
+	"""Per feature: the mutants, those switched by form, those judged
+	batch by batch; then why, counted (no switch fits the line, or the
+	switch did not compile: dropped)."""
+	rows: List[Tuple[str, ...]] = [('feature', 'mutants', 'switched', *FORMS,
+					'batch by batch')]
 	for f in sorted({m.feature for m in mutants}):
 		mine = [m for m in mutants if m.feature == f]
 		forms = [schemata.forms.get(m.id, '') for m in mine]
 		rows.append((f, str(len(mine)), str(sum(1 for x in forms if x)),
 			     *(str(forms.count(x)) for x in FORMS),
-			     str(sum(1 for m in mine if m.id in schemata.fallback))))
+			     str(sum(1 for x in forms if not x))))
 	out = mutate._table(rows)
 	reasons: Dict[str, int] = {}
-	for why in schemata.fallback.values():
+	for why in {**schemata.fallback, **(dropped or {})}.values():
 		reasons[why] = reasons.get(why, 0) + 1
-	out += [f'fallback: {n} {why}' for why, n in sorted(reasons.items(), key=lambda r: -r[1])]
+	out += [f'batch by batch: {n} {why}'
+		for why, n in sorted(reasons.items(), key=lambda r: -r[1])]
 	return out
 
 
@@ -656,6 +660,20 @@ class Runner:
 		if (kind, first.key) not in self.seen:
 			raise KconformError(f'mutate: {folder.name}: the guest ran no mutant of '
 					    f'its loop (see {log})')
+
+
+REPORT = 'schemata.txt'
+
+
+def report(chosen: Sequence[mutate.Mutant], boots: Runner) -> List[str]:
+	"""--out's schemata.txt: per feature the mutants switched and those
+	judged batch by batch, then each of those with why (no switch fits
+	its line, or its switch did not compile)."""
+	why = {**boots.schemata.fallback, **boots.dropped}
+	out = summary(chosen, boots.schemata, boots.dropped)
+	out += ['batch by batch (the line, why):']
+	out += [f'  {m.id} [{m.feature}]: {why[m.id]}' for m in chosen if m.id in why]
+	return out
 
 
 def run(chosen: Sequence[mutate.Mutant], kinds: Sequence[str],

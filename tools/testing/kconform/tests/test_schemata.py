@@ -218,12 +218,28 @@ class SummaryTest(unittest.TestCase):
 		s = schemata.build(ms, lines_of)
 		out = schemata.summary(ms, s)
 		self.assertEqual(out[0].split(), ['feature', 'mutants', 'switched', *schemata.FORMS,
-						  'fallback'])
+						  'batch', 'by', 'batch'])
 		row = out[2].split()
 		self.assertEqual(row[0], 'netlink_intro')
 		self.assertEqual(int(row[1]), int(row[2]) + int(row[6]))
-		self.assertTrue(any(l.startswith('fallback: ') and 'case label' in l for l in out))
+		self.assertTrue(any(l.startswith('batch by batch: ') and 'case label' in l
+				    for l in out))
 
+
+	def test_mutate_schemata_list_prints_the_table_and_the_count(self) -> None:
+		ms = mutants('genetlink.c', 'netlink_intro')
+		equivalent = {ms[0].id: 'why'}
+		buf = io.StringIO()
+		with contextlib.redirect_stdout(buf):
+			self.assertEqual(mutate._list_schemata(ms, equivalent, DATA), 0)
+		out = buf.getvalue().splitlines()
+		self.assertEqual(out[0].split()[:3], ['feature', 'mutants', 'switched'])
+		self.assertEqual(out[1].split()[:2], ['netlink_intro', str(len(ms))])
+		switched = int(out[1].split()[2])
+		self.assertEqual(out[-1], f'kconform: mutate: {switched} of {len(ms)} mutants '
+				 f'switched in one build ({switched} switches), '
+				 f'{len(ms) - switched} batch by batch (1 of them equivalent: '
+				 'never run)')
 
 class LoopTest(unittest.TestCase):
 	"""The guest loop's console cut per mutant, and its list."""
@@ -393,6 +409,12 @@ class RunnerTest(unittest.TestCase):
 			schemata.LOOP_BASE + schemata.PER_KUNIT_MUTANT)])
 		self.assertEqual(fake.calls[4][-2:], ['--guest-timeout', str(
 			schemata.LOOP_BASE + 4 * 60)])
+		# schemata.txt: the dropped mutant with why, beside the fallback
+		text = schemata.report(chosen, boots)
+		self.assertIn('  max31760.c:30:const:1 [fa]: its switch does not compile', text)
+		self.assertIn('  max31760.c:11:const:0 [fa]: a declaration (an array size, several '
+			      'declarators, static)', text)
+		self.assertEqual(text[1].split()[:3], ['fa', '3', '1'])
 
 
 if __name__ == '__main__':
