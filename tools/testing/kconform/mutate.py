@@ -807,7 +807,8 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
 	    run: Runner, files_of: Dict[str, Set[str]],
 	    baseline: Optional[Outcome] = None, upstream_runs: bool = False,
-	    journal: Optional[Journal] = None) -> List[Verdict]:
+	    journal: Optional[Journal] = None,
+	    planned: Optional[Callable[[str, Sequence[Mutant]], None]] = None) -> List[Verdict]:
 	"""Every mutant's verdict: KUnit boots first, then the survivors
 	that a suite with a kselftest target judges, in the guest boot.
 	baseline: an earlier run without mutants instead of a new one.
@@ -815,7 +816,9 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	they judge the mutants of the suites naming them, those KUnit killed
 	too (else "both" could not be told from "ours only").
 	journal: the verdicts (and baselines) of an interrupted run of the
-	same tree, not judged again; each new one is added as it comes."""
+	same tree, not judged again; each new one is added as it comes.
+	planned(kind, mutants): told the mutants a kind will judge, before
+	its first batch (schemata's loop boots judge only those)."""
 	owners = _owners(specs)
 	theirs = [s for s in specs if upstream_runs and s.upstream]
 	everyone = judges(specs, files_of)
@@ -838,6 +841,8 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		todo = [m for m in todo if m.key not in had]
 		if not todo:
 			continue
+		if planned:
+			planned(kind, todo)
 		features = sorted(set().union(*(judged[m.feature] for m in todo)))
 		base = baseline or (journal and journal.baseline(kind)) or \
 			run([], kind, features, f'{kind}-baseline')

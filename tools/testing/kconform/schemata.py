@@ -569,7 +569,14 @@ class Runner:
 		self.dropped: Dict[str, str] = {}	# id -> why its switch is out
 		self.baselines: Dict[str, mutate.Outcome] = {}
 		self.seen: Dict[Tuple[str, str], mutate.Outcome] = {}	# (kind, key)
+		# (kind, key) of the mutants run_all will ask about (a KUnit
+		# kill, a journal's verdict: not in the kselftest loop)
+		self.todo: Set[Tuple[str, str]] = set()
 		self.runs = 0
+
+	def planned(self, kind: str, mutants: Sequence[mutate.Mutant]) -> None:
+		"""run_all's hook: the mutants kind will judge."""
+		self.todo |= {(str(kind), m.key) for m in mutants}
 
 	def switched(self) -> List[mutate.Mutant]:
 		return [m for m in self.order if m.id in self.schemata.numbers]
@@ -631,8 +638,9 @@ class Runner:
 		mine = [m for m in self.switched() if m.feature == first.feature]
 		suites_ = self.judging.suites(kind, [first.feature])
 		per = self.judging.per_mutant(kind, suites_)
-		pending = [m for m in mine[mine.index(first):]
-			   if (kind, m.key) not in self.seen][:max(1, LOOP_BUDGET // per)]
+		pending = [m for m in mine[mine.index(first):] if (kind, m.key) not in self.seen
+			   and (m is first or (str(kind), m.key) in self.todo)]
+		pending = pending[:max(1, LOOP_BUDGET // per)]
 		numbers = [self.schemata.numbers[m.id] for m in pending]
 		expected = self.judging.expected(kind, suites_)
 		cmdline = [f'{LOOP_PARAM}={ranges(numbers)}']
@@ -691,7 +699,8 @@ def run(chosen: Sequence[mutate.Mutant], kinds: Sequence[str],
 	switched = boots.switched()
 	rest = [m for m in chosen if m.id not in boots.schemata.numbers]
 	done = {v.mutant.key: v for v in mutate.run_all(
-		switched, kinds, specs, {}, boots, files_of, baseline, upstream_runs, journal)}
+		switched, kinds, specs, {}, boots, files_of, baseline, upstream_runs, journal,
+		boots.planned)}
 	done.update({v.mutant.key: v for v in mutate.run_all(
 		rest, kinds, specs, equivalents, batched, files_of, baseline, upstream_runs,
 		journal)})

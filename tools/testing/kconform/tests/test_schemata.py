@@ -267,12 +267,13 @@ class LoopTest(unittest.TestCase):
 		self.assertEqual(r.returncode, 0, r.stdout)
 
 
-# fa: a KUnit suite judging max31760.c; fb: a kselftest target judging
-# genetlink.c
-SPECS = [suites.SuiteSpec('fa', None, ('fa',), None),
+# fa: a KUnit suite and a kselftest target judging max31760.c; fb: a
+# kselftest target judging genetlink.c
+SPECS = [suites.SuiteSpec('fa', None, ('fa',), 'fa'),
 	 suites.SuiteSpec('fb', None, (), 'fb')]
 CASES = {'kunit': [('kunit', 'fa', 'fa_test_one'), ('kunit', 'fa', 'fa_test_two')],
-	 'kselftest': [('kselftest', 'fb', 'prog/t.one'), ('kselftest', 'fb', 'prog/t.two')]}
+	 'kselftest': [('kselftest', t, c) for t in ('fa', 'fb')
+		       for c in ('prog/t.one', 'prog/t.two')]}
 
 
 class FakeRun:
@@ -303,16 +304,18 @@ class FakeRun:
 			(out / 'results.json').write_text(json.dumps(
 				{'errors': ['kernel build: make failed'], 'suites': []}))
 			return 1
-		cases = [{'name': c, 'status': 'pass'} for _, _, c in CASES[kind]]
-		name = CASES[kind][0][1]
-		(out / 'results.json').write_text(json.dumps(
-			{'errors': [], 'suites': [{'kind': kind, 'name': name, 'cases': cases}]}))
+		(out / 'results.json').write_text(json.dumps({'errors': [], 'suites': [
+			{'kind': kind, 'name': name, 'cases': [
+				{'name': c, 'status': 'pass'} for _, s, c in CASES[kind] if s == name]}
+			for name in sorted({s for _, s, _ in CASES[kind]})]}))
 		loop = [w.split('=', 1)[1] for w in words if w.startswith(schemata.LOOP_PARAM + '=')]
+		target = next((argv[i + 1] for i, a in enumerate(argv) if a == '--suite'), '')
 		if loop:
-			(out / schemata.CONSOLE[Kind(kind)]).write_text('\n'.join(self.console(kind, loop[0])))
+			(out / schemata.CONSOLE[Kind(kind)]).write_text(
+				'\n'.join(self.console(kind, loop[0], target)))
 		return 0
 
-	def console(self, kind: str, ranges: str) -> List[str]:
+	def console(self, kind: str, ranges: str, target: str) -> List[str]:
 		assert self.boots is not None
 		mutant = {n: i for i, n in self.boots.schemata.numbers.items()}
 		out = []
@@ -325,12 +328,12 @@ class FakeRun:
 					f'    {"not ok" if bad else "ok"} 2 fa_test_two',
 					f'{"not ok" if bad else "ok"} 1 fa']
 			else:
-				out += ['TAP version 13', '1..1', '# selftests: fb: prog',
+				out += ['TAP version 13', '1..1', f'# selftests: {target}: prog',
 					'# TAP version 13', '# 1..2', '# ok 1 t.one']
 				if mutant[n] == self.crash:
 					return out + ['[ 3.0] BUG: kernel NULL pointer dereference']
 				out += [f'# {"not ok" if bad else "ok"} 2 t.two',
-					f'{"not ok" if bad else "ok"} 1 selftests: fb: prog']
+					f'{"not ok" if bad else "ok"} 1 selftests: {target}: prog']
 			out.append(f'kconform: mutant {n} end 0')
 		return out
 
@@ -349,7 +352,7 @@ class RunnerTest(unittest.TestCase):
 	def test_schemata_then_the_rest_batch_by_batch(self) -> None:
 		fa = [m for m in mutants('max31760.c', 'fa')
 		      if m.id in ('max31760.c:30:const:0', 'max31760.c:30:const:1',
-				  'max31760.c:11:const:0')]
+				  'max31760.c:11:const:0', 'max31760.c:23:errno:0')]
 		fb = [m for m in mutants('genetlink.c', 'fb') if m.line in (9, 16, 21)
 		      and m.operator in ('rel', 'true', 'false', 'const')]
 		chosen = sorted(fa + fb, key=lambda m: (m.feature, m.id))
@@ -357,8 +360,9 @@ class RunnerTest(unittest.TestCase):
 			       kills={'max31760.c:30:const:0', 'genetlink.c:16:rel:0'},
 			       crash='genetlink.c:16:true:0')
 		judging = schemata.Judging(
-			{'fa': {'fa'}, 'fb': {'fb'}}, {'kunit': {'fa'}, 'kselftest': {'fb'}},
-			{'kunit': {'fa': ['fa']}, 'kselftest': {'fb': ['fb']}}, {'fb': 10.0})
+			{'fa': {'fa'}, 'fb': {'fb'}}, {'kunit': {'fa'}, 'kselftest': {'fa', 'fb'}},
+			{'kunit': {'fa': ['fa']}, 'kselftest': {'fa': ['fa'], 'fb': ['fb']}},
+			{'fb': 10.0})
 		with tempfile.TemporaryDirectory() as tmp:
 			def read(path: str) -> List[str]:
 				return ['obj-y += a.o'] if path == schemata.MAKEFILE else lines_of(path)
@@ -385,36 +389,47 @@ class RunnerTest(unittest.TestCase):
 		self.assertEqual(got['max31760.c:30:const:1'],
 				 ('killed', ['kunit:fa:fa_test_one']))
 		self.assertEqual(got['max31760.c:11:const:0'], ('survived', []))
+		# a KUnit survivor goes to its feature's kselftest loop
+		self.assertEqual(got['max31760.c:23:errno:0'], ('survived', []))
 		self.assertEqual(got['genetlink.c:16:rel:0'],
 				 ('killed', ['kselftest:fb:prog/t.two']))
 		self.assertEqual(got['genetlink.c:16:true:0'][0], 'killed')
 		self.assertEqual(got['genetlink.c:16:false:0'], ('survived', []))
 		self.assertEqual(got['genetlink.c:9:const:0'], ('survived', []))
 		self.assertEqual(got['genetlink.c:21:rel:0'], ('survived', []))
-		# the fallback and the dropped mutant, batch by batch
+		# the fallback and the dropped mutant, batch by batch (a KUnit
+		# survivor of fa in its kselftest batch too)
 		self.assertEqual(sorted(i for b in batched for i in b),
 				 ['genetlink.c:21:const:0', 'genetlink.c:21:rel:0',
-				  'max31760.c:11:const:0', 'max31760.c:30:const:1'])
+				  'max31760.c:11:const:0', 'max31760.c:11:const:0',
+				  'max31760.c:30:const:1'])
 		# builds: the failed one, the KUnit baseline, one KUnit loop, the
 		# kselftest baseline, the loop the crash ended, the loop after it
 		loops = [[w for w in c if w.startswith('kconform.')] for c in fake.calls]
 		n = boots.schemata.numbers
+
+		def ranges(*ids: str) -> str:
+			return schemata.ranges([n[i] for i in ids])
+
 		self.assertEqual(loops, [
 			[], [],
-			[f'kconform.mutants={n["max31760.c:30:const:0"]}', 'kconform.kunit_suites=fa'],
+			[f'kconform.mutants={ranges("max31760.c:23:errno:0", "max31760.c:30:const:0")}',
+			 'kconform.kunit_suites=fa'],
 			[],
-			[f'kconform.mutants={schemata.ranges([n[i] for i in ("genetlink.c:16:false:0", "genetlink.c:16:rel:0", "genetlink.c:16:true:0", "genetlink.c:9:const:0")])}'],
+			# the KUnit kill (30:const:0) is not in the kselftest loop
+			[f'kconform.mutants={n["max31760.c:23:errno:0"]}'],
+			[f'kconform.mutants={ranges("genetlink.c:16:false:0", "genetlink.c:16:rel:0", "genetlink.c:16:true:0", "genetlink.c:9:const:0")}'],
 			[f'kconform.mutants={n["genetlink.c:9:const:0"]}']])
 		self.assertEqual(fake.calls[2][-2:], ['--kunit-timeout', str(
-			schemata.LOOP_BASE + schemata.PER_KUNIT_MUTANT)])
-		self.assertEqual(fake.calls[4][-2:], ['--guest-timeout', str(
+			schemata.LOOP_BASE + 2 * schemata.PER_KUNIT_MUTANT)])
+		self.assertEqual(fake.calls[5][-2:], ['--guest-timeout', str(
 			schemata.LOOP_BASE + 4 * 60)])
 		# schemata.txt: the dropped mutant with why, beside the fallback
 		text = schemata.report(chosen, boots)
 		self.assertIn('  max31760.c:30:const:1 [fa]: its switch does not compile', text)
 		self.assertIn('  max31760.c:11:const:0 [fa]: a declaration (an array size, several '
 			      'declarators, static)', text)
-		self.assertEqual(text[1].split()[:3], ['fa', '3', '1'])
+		self.assertEqual(text[1].split()[:3], ['fa', '4', '2'])
 
 
 if __name__ == '__main__':
