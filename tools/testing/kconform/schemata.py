@@ -303,7 +303,7 @@ def _why(code: str, deep: int) -> str:
 	"""Why no switch holds a change of this (masked) line."""
 	s = code.strip()
 	if deep or not s.endswith((';', '{', ')', ':')):
-		return 'a line of a statement over several lines'
+		return MULTI
 	if re.match(r'(?:case\b|default\b)', s):
 		return 'a case label (a constant expression)'
 	if '{' in s and '=' in s:
@@ -312,6 +312,118 @@ def _why(code: str, deep: int) -> str:
 	if d and d.group(1) not in _NOT_TYPE or re.match(r'(?:static|const|struct|unsigned)\b', s):
 		return 'a declaration (an array size, several declarators, static)'
 	return 'no switchable part holds the change'
+
+
+@dataclass(frozen=True)
+class Region:
+	"""A statement or an if/while condition over several lines: from
+	column start of line index first to column end of line index last."""
+	first: int
+	last: int
+	start: int
+	end: int
+	form: str
+
+
+REGION_LINES = 12	# the longest statement or condition a region takes
+MULTI = 'a line of a statement over several lines'
+
+
+def _clean(lines: Sequence[str], code: Sequence[str], a: int, b: int) -> bool:
+	"""Can lines a..b be joined into one? No comment (a // would end the
+	joined line), no preprocessor line, no continuation backslash."""
+	return all('//' not in lines[k] and '/*' not in lines[k] and '*/' not in lines[k]
+		   and not lines[k].rstrip().endswith('\\')
+		   and bool(code[k].strip()) == bool(lines[k].strip()) for k in range(a, b + 1))
+
+
+def _first(code: Sequence[str], deep: Sequence[int], i: int) -> int:
+	"""The first line of the statement or head that line index i is in
+	(-1: not found within REGION_LINES)."""
+	a = i
+	for _ in range(REGION_LINES):
+		p, prev = _near(code, a, -1)
+		if deep[a] == 0 and _ends_statement(prev, code[a].strip()):
+			return a
+		if p < 0:
+			return -1
+		a = p
+	return -1
+
+
+def region(lines: Sequence[str], code: Sequence[str], deep: Sequence[int],
+	   i: int) -> Optional[Region]:
+	"""The statement (a whole one, not a declaration) or the condition of
+	an if or while head over several lines that holds line index i."""
+	a = _first(code, deep, i)
+	if a < 0:
+		return None
+	head = re.match(r'\s*(?:\}\s*)?(?:else\s+)?(if|while|for|switch)\s*\(', code[a])
+	depth = 0
+	for b in range(a, min(len(code), a + REGION_LINES)):
+		text = code[b]
+		for k, ch in enumerate(text):
+			if b == a and head and k < head.end() - 1:
+				continue
+			if ch in '([':
+				depth += 1
+			elif ch in ')]':
+				depth -= 1
+				if head and depth == 0:
+					if head.group(1) not in ('if', 'while') or b == a or i > b:
+						return None
+					return Region(a, b, head.end(), k, BOOL) \
+						if _clean(lines, code, a, b) else None
+			elif ch in '{}' and not head:
+				return None
+		if not head and depth == 0 and text.strip().endswith(';'):
+			s = ' '.join(c.strip() for c in code[a:b + 1])
+			d = _DECL.match(s)
+			if b == a or i > b or _NOT_STMT.match(s) or re.match(r'(?:if|return\s*;)', s) \
+					or (d and d.group(1) not in _NOT_TYPE) or not _clean(lines, code, a, b):
+				return None
+			first = code[a]
+			return Region(a, b, len(first) - len(first.lstrip()),
+				      text.rstrip().rindex(';') + 1, STMT)
+	return None
+
+
+def _in_region(r: Region, i: int, before: str, after: str) -> bool:
+	"""Is a mutant's change of line index i inside the region?"""
+	p, q = _span(before, after)
+	return (i != r.first or p >= r.start) and (i != r.last or q <= r.end)
+
+
+def region_text(r: Region, lines: Sequence[str], i: int, after: str) -> str:
+	"""The region as one line, with line index i as the mutant has it."""
+	seg = list(lines[r.first:r.last + 1])
+	seg[i - r.first] = after
+	end = r.end + (len(after) - len(lines[i]) if i == r.last else 0)
+	parts = [seg[0][r.start:]] + [s.strip() for s in seg[1:-1]] + [seg[-1][:end].strip()]
+	return ' '.join(p for p in parts if p)
+
+
+def switch_region(r: Region, lines: Sequence[str],
+		  variants: Sequence[Tuple[int, str]]) -> Tuple[List[Piece], str]:
+	"""The region's first line, in pieces (each mutant's copy of the
+	whole region in it, before the original), and its last line."""
+	first = lines[r.first]
+	out: List[Piece] = [(first[:r.start], 0)]
+	if r.form == STMT:
+		out.append(('{ ', 0))
+		for n, text in variants:
+			out += [(f'if (KC_MUTANT({n})) {{ ', 0), (text, n), (' } else ', 0)]
+		out.append(('{ ', 0))
+		suffix = ' } }'
+	else:
+		out.append(('(', 0))
+		for n, text in variants:
+			out += [(f'KC_MUTANT({n}) ? !!(', 0), (text, n), (') : ', 0)]
+		out.append(('!!(', 0))
+		suffix = '))'
+	out.append((first[r.start:], 0))
+	last = lines[r.last]
+	return out, last[:r.end] + suffix + last[r.end:]
 
 
 def build(mutants: Sequence[mutate.Mutant],
@@ -331,8 +443,8 @@ def build(mutants: Sequence[mutate.Mutant],
 		lines = read(path)
 		code = mutate.mask(lines)
 		deep = depths(code)
-		new = list(lines)
-		placed: Dict[int, List[Tuple[int, str, Slot]]] = {}
+		placed: Dict[int, List[Tuple[str, str, Slot]]] = {}
+		regions: Dict[Region, List[mutate.Mutant]] = {}
 		for m in sorted(by_file[path], key=lambda m: (m.line, mutate.OPERATORS.index(
 				m.operator), m.n)):
 			i = m.line - 1
@@ -340,28 +452,44 @@ def build(mutants: Sequence[mutate.Mutant],
 				out.fallback[m.id] = 'the line is not the mutant\'s any more'
 				continue
 			slot = place(lines[i], m.after, slots(code, deep, i))
-			if slot is None:
-				out.fallback[m.id] = _why(code[i], deep[i])
+			if slot is not None:
+				placed.setdefault(i, []).append((m.id, m.after, slot))
+				out.forms[m.id] = slot.form
 				continue
-			out.numbers[m.id] = 0	# numbered below, in the order given
-			placed.setdefault(i, []).append((0, m.after, slot))
-			out.forms[m.id] = slot.form
-			out.lines.setdefault((path, m.line), []).append(m.id)
-		if placed:
-			diffs.append((path, lines, new, placed))
+			r = region(lines, code, deep, i) if _why(code[i], deep[i]) == MULTI else None
+			if r is not None and _in_region(r, i, lines[i], m.after):
+				regions.setdefault(r, []).append(m)
+			else:
+				out.fallback[m.id] = _why(code[i], deep[i])
+		for r, inside in list(regions.items()):
+			# a line of the region with a switch of its own: neither
+			if any(k in placed for k in range(r.first, r.last + 1)):
+				out.fallback.update({m.id: MULTI for m in inside})
+				del regions[r]
+			else:
+				out.forms.update({m.id: r.form for m in inside})
+		if placed or regions:
+			diffs.append((path, lines, placed, regions))
 	n = 0
 	for m in ids.values():
-		if m.id in out.numbers:
+		if m.id in out.forms:
 			n += 1
 			out.numbers[m.id] = n
-	for path, lines, new, placed in diffs:
+	for path, lines, placed, regions in diffs:
+		new = list(lines)
 		for i, these in placed.items():
-			mids = out.lines[(path, i + 1)]
-			numbered = [(out.numbers[mid], after, slot)
-				    for mid, (_, after, slot) in zip(mids, these)]
-			pieces = switch_line(lines[i], numbered)
+			pieces = switch_line(lines[i], [(out.numbers[mid], after, slot)
+							for mid, after, slot in these])
 			new[i] = ''.join(text for text, _ in pieces)
 			out.switched[(path, i + 1)] = (new[i], arms(pieces))
+			out.lines[(path, i + 1)] = [mid for mid, _, _ in these]
+		for r, ms in regions.items():
+			pieces, new[r.last] = switch_region(r, lines, [
+				(out.numbers[m.id], region_text(r, lines, m.line - 1, m.after))
+				for m in ms])
+			new[r.first] = ''.join(text for text, _ in pieces)
+			out.switched[(path, r.first + 1)] = (new[r.first], arms(pieces))
+			out.lines[(path, r.first + 1)] = [m.id for m in ms]
 		out.patch += ''.join(difflib.unified_diff(
 			[l + '\n' for l in lines], [l + '\n' for l in [INCLUDE] + new],
 			f'a/{path}', f'b/{path}', n=3))

@@ -90,9 +90,10 @@ class FormTest(unittest.TestCase):
 		self.assertEqual(s.forms['verifier.c:33:errno:0'], schemata.STMT)
 
 	def test_what_cannot_take_a_switch_falls_back_with_its_reason(self) -> None:
-		s = build('genetlink.c', 'max31760.c', 'verifier.c')
-		self.assertEqual(s.fallback['genetlink.c:21:rel:0'],
-				 'a line of a statement over several lines')
+		s = build('genetlink.c', 'max31760.c', 'verifier.c', 'forms.c')
+		# over several lines: a declaration, a statement with a comment
+		self.assertEqual(s.fallback['forms.c:56:rel:0'], schemata.MULTI)
+		self.assertEqual(s.fallback['forms.c:58:rel:0'], schemata.MULTI)
 		# `case 2:` and `u8 reg_val[2];`: constant expressions
 		self.assertEqual(s.fallback['max31760.c:76:const:0'],
 				 'a case label (a constant expression)')
@@ -101,6 +102,32 @@ class FormTest(unittest.TestCase):
 		# verifier.c's `case PTR_TO_MEM | MEM_RDONLY:`: a label
 		self.assertIn('verifier.c:46:flag:0', s.fallback)
 		self.assertFalse(set(s.fallback) & set(s.numbers))
+
+	def test_a_condition_over_several_lines_is_copied_to_its_first(self) -> None:
+		# genetlink.c's `if (ctrl_fill_info(...,` over lines 19-21
+		s = build('genetlink.c')
+		self.assertEqual(s.forms['genetlink.c:21:rel:0'], schemata.BOOL)
+		n = s.numbers['genetlink.c:21:const:0']
+		call = ('ctrl_fill_info(rt, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq, '
+			'NLM_F_MULTI, skb, CTRL_CMD_NEWFAMILY)')
+		new = after(s, 'genetlink.c')
+		self.assertEqual(new[19], f'\t\tif ((KC_MUTANT({n - 1}) ? !!({call} <= 0) : '
+				 f'KC_MUTANT({n}) ? !!({call} < 1) : '
+				 '!!(ctrl_fill_info(rt, NETLINK_CB(cb->skb).portid,')
+		self.assertEqual(new[20], lines_of('genetlink.c')[19])
+		self.assertEqual(new[21], '\t\t\t\t   skb, CTRL_CMD_NEWFAMILY) < 0))) {')
+		self.assertEqual(s.lines[('genetlink.c', 19)], ['genetlink.c:21:rel:0',
+								'genetlink.c:21:const:0'])
+
+	def test_a_statement_over_several_lines_is_copied_to_its_first(self) -> None:
+		# forms.c's `size[0] = demo_get(d,` over lines 45-46
+		s = build('forms.c')
+		n = s.numbers['forms.c:46:rel:0']
+		new = after(s, 'forms.c')
+		self.assertIn(f' else if (KC_MUTANT({n})) {{ size[0] = demo_get(d, lo <= 1, hi); }}',
+			      new[45])
+		self.assertTrue(new[45].endswith(' else { size[0] = demo_get(d,'))
+		self.assertEqual(new[46], '\t\t\t   lo < 1, hi); } }')
 
 	def test_an_if_with_an_else_next_keeps_its_else(self) -> None:
 		# forms.c: `if (lo == 1) sum++;` then `else sum--;`: only the
@@ -122,10 +149,13 @@ class PatchTest(unittest.TestCase):
 				for mid in these:
 					self.assertIn(f'KC_MUTANT({s.numbers[mid]})',
 						      new[line - 1 + schemata.SHIFT], mid)
-			untouched = {l for _, l in s.lines}
-			self.assertEqual([l for i, l in enumerate(lines_of(name), 1)
-					  if i not in untouched],
-					 [l for i, l in enumerate(new[1:], 1) if i not in untouched])
+			# else only a region's last line changes: its suffix added
+			switched = {l for _, l in s.lines}
+			for i, (old, got) in enumerate(zip(lines_of(name), new[1:]), 1):
+				if i not in switched and old != got:
+					self.assertTrue(any(got[:k] + got[k + len(x):] == old
+							    for x in ('))', ' } }')
+							    for k in range(len(got))), got)
 
 	def test_one_number_per_id_in_the_order_given(self) -> None:
 		# verifier.c's mutants under two features (bpf_security and
@@ -397,11 +427,11 @@ class RunnerTest(unittest.TestCase):
 		self.assertEqual(got['genetlink.c:16:false:0'], ('survived', []))
 		self.assertEqual(got['genetlink.c:9:const:0'], ('survived', []))
 		self.assertEqual(got['genetlink.c:21:rel:0'], ('survived', []))
+		self.assertEqual(got['genetlink.c:21:const:0'], ('survived', []))
 		# the fallback and the dropped mutant, batch by batch (a KUnit
 		# survivor of fa in its kselftest batch too)
 		self.assertEqual(sorted(i for b in batched for i in b),
-				 ['genetlink.c:21:const:0', 'genetlink.c:21:rel:0',
-				  'max31760.c:11:const:0', 'max31760.c:11:const:0',
+				 ['max31760.c:11:const:0', 'max31760.c:11:const:0',
 				  'max31760.c:30:const:1'])
 		# builds: the failed one, the KUnit baseline, one KUnit loop, the
 		# kselftest baseline, the loop the crash ended, the loop after it
@@ -411,6 +441,10 @@ class RunnerTest(unittest.TestCase):
 		def ranges(*ids: str) -> str:
 			return schemata.ranges([n[i] for i in ids])
 
+		# fb's loop: the crash (16:true:0) ends the first boot
+		fb_ids = ['genetlink.c:16:false:0', 'genetlink.c:16:rel:0', 'genetlink.c:16:true:0',
+			  'genetlink.c:21:const:0', 'genetlink.c:21:rel:0', 'genetlink.c:9:const:0']
+
 		self.assertEqual(loops, [
 			[], [],
 			[f'kconform.mutants={ranges("max31760.c:23:errno:0", "max31760.c:30:const:0")}',
@@ -418,12 +452,12 @@ class RunnerTest(unittest.TestCase):
 			[],
 			# the KUnit kill (30:const:0) is not in the kselftest loop
 			[f'kconform.mutants={n["max31760.c:23:errno:0"]}'],
-			[f'kconform.mutants={ranges("genetlink.c:16:false:0", "genetlink.c:16:rel:0", "genetlink.c:16:true:0", "genetlink.c:9:const:0")}'],
-			[f'kconform.mutants={n["genetlink.c:9:const:0"]}']])
+			[f'kconform.mutants={ranges(*fb_ids)}'],
+			[f'kconform.mutants={ranges(*fb_ids[3:])}']])
 		self.assertEqual(fake.calls[2][-2:], ['--kunit-timeout', str(
 			schemata.LOOP_BASE + 2 * schemata.PER_KUNIT_MUTANT)])
 		self.assertEqual(fake.calls[5][-2:], ['--guest-timeout', str(
-			schemata.LOOP_BASE + 4 * 60)])
+			schemata.LOOP_BASE + 6 * 60)])
 		# schemata.txt: the dropped mutant with why, beside the fallback
 		text = schemata.report(chosen, boots)
 		self.assertIn('  max31760.c:30:const:1 [fa]: its switch does not compile', text)

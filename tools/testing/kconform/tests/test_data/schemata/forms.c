@@ -49,3 +49,12 @@ int demo_forms(struct demo *d, int lo, int hi)
 out:
 	return size[0] > 0 && size[1] != 1 ? -EOPNOTSUPP : 0;
 }
+
+int demo_more(struct demo *d, int lo)
+{
+	int first = demo_get(d,
+			     lo > 2, 0);
+	first += demo_get(d, /* a comment in a statement */
+			  lo > 3, 1);
+	return first;
+}
