@@ -58,7 +58,7 @@ class Built:
 			gjob.make_vars = coverage.make_vars(coverage.profiled(
 				coverage.load(repo), coverage.patch_files(patches, series)))
 		if any(w in guest.AFTER_KUNIT or w.startswith(guest.MUTANTS)
-		       for w in kjob.kernel_args):
+		       for w in [*self.variant.cmdline.split(), *kjob.kernel_args]):
 			# kmemleak's scan, the gcov data, a loop over mutants
 			# (mutate --schemata): after KUnit's suites
 			gjob.build_dir.mkdir(parents=True, exist_ok=True)
