@@ -778,10 +778,12 @@ class Runner:
 				   suites_ if kind != Kind.KUNIT else [], cmdline,
 				   LOOP_BASE + per * len(pending))
 		got = mutate.outcome(folder / 'results.json')
-		if not got.built:
+		log = folder / CONSOLE[Kind(kind)]
+		if not got.built and not log.exists():
+			# not built: stillborn; a boot's console without its
+			# results.json is still the mutants' verdicts
 			self.seen[(kind, first.key)] = got
 			return
-		log = folder / CONSOLE[Kind(kind)]
 		by_number = {self.schemata.numbers[m.id]: m for m in pending}
 		for seg in segments(log.read_text(errors='replace').splitlines()
 				    if log.exists() else []):

@@ -312,8 +312,10 @@ class FakeRun:
 	boot's console: each mutant's segment, a killed one's second case
 	failing, a crashing one's boot ending inside it."""
 
-	def __init__(self, bad: str, kills: Set[str], crash: str) -> None:
+	def __init__(self, bad: str, kills: Set[str], crash: str,
+		     loop_results: bool = True) -> None:
 		self.bad, self.kills, self.crash = bad, kills, crash
+		self.loop_results = loop_results	# False: a loop boot writes none
 		self.boots: Optional[schemata.Runner] = None
 		self.calls: List[List[str]] = []
 
@@ -334,11 +336,13 @@ class FakeRun:
 			(out / 'results.json').write_text(json.dumps(
 				{'errors': ['kernel build: make failed'], 'suites': []}))
 			return 1
-		(out / 'results.json').write_text(json.dumps({'errors': [], 'suites': [
-			{'kind': kind, 'name': name, 'cases': [
-				{'name': c, 'status': 'pass'} for _, s, c in CASES[kind] if s == name]}
-			for name in sorted({s for _, s, _ in CASES[kind]})]}))
 		loop = [w.split('=', 1)[1] for w in words if w.startswith(schemata.LOOP_PARAM + '=')]
+		if self.loop_results or not loop:
+			(out / 'results.json').write_text(json.dumps({'errors': [], 'suites': [
+				{'kind': kind, 'name': name, 'cases': [
+					{'name': c, 'status': 'pass'} for _, s, c in CASES[kind]
+					if s == name]}
+				for name in sorted({s for _, s, _ in CASES[kind]})]}))
 		target = next((argv[i + 1] for i, a in enumerate(argv) if a == '--suite'), '')
 		if loop:
 			(out / schemata.CONSOLE[Kind(kind)]).write_text(
@@ -368,6 +372,11 @@ class FakeRun:
 		return out
 
 
+def tree(path: str) -> List[str]:
+	"""The runner's tree: the test data, and a lib/Makefile."""
+	return ['obj-y += a.o'] if path == schemata.MAKEFILE else lines_of(path)
+
+
 def expand(ranges: str) -> List[int]:
 	"""3,7-9 as guest/mutants reads it."""
 	out: List[int] = []
@@ -378,6 +387,29 @@ def expand(ranges: str) -> List[int]:
 
 
 class RunnerTest(unittest.TestCase):
+
+	def test_a_loop_console_without_results_json_still_judges(self) -> None:
+		# the run's own report of a loop boot is no verdict of ours: its
+		# console is
+		fb = [m for m in mutants('genetlink.c', 'fb') if m.line == 16]
+		fake = FakeRun(bad='', kills={'genetlink.c:16:rel:0'}, crash='',
+			       loop_results=False)
+		judging = schemata.Judging({'fb': {'fb'}}, {'kselftest': {'fb'}},
+					   {'kselftest': {'fb': ['fb']}})
+		with tempfile.TemporaryDirectory() as tmp:
+			boots = schemata.Runner(fake, Path(tmp), 'default', [], fb, tree, judging)
+			fake.boots = boots
+
+			def batch(mutants: Sequence[mutate.Mutant], kind: str,
+				  features: Sequence[str], tag: str) -> mutate.Outcome:
+				raise AssertionError('every mutant is switched')
+
+			with contextlib.redirect_stdout(io.StringIO()):
+				got = {v.mutant.id: v.status for v in schemata.run(
+					fb, ['kselftest'], SPECS, {}, boots, batch,
+					{'fb': {'genetlink.c'}}, None, False, None)}
+		self.assertEqual(got, {'genetlink.c:16:rel:0': 'killed', 'genetlink.c:16:true:0':
+				       'survived', 'genetlink.c:16:false:0': 'survived'})
 
 	def test_schemata_then_the_rest_batch_by_batch(self) -> None:
 		fa = [m for m in mutants('max31760.c', 'fa')
@@ -394,10 +426,7 @@ class RunnerTest(unittest.TestCase):
 			{'kunit': {'fa': ['fa']}, 'kselftest': {'fa': ['fa'], 'fb': ['fb']}},
 			{'fb': 10.0})
 		with tempfile.TemporaryDirectory() as tmp:
-			def read(path: str) -> List[str]:
-				return ['obj-y += a.o'] if path == schemata.MAKEFILE else lines_of(path)
-
-			boots = schemata.Runner(fake, Path(tmp), 'debug', [], chosen, read, judging)
+			boots = schemata.Runner(fake, Path(tmp), 'debug', [], chosen, tree, judging)
 			fake.boots = boots
 			batched: List[List[str]] = []
 
