@@ -1193,14 +1193,9 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 			  args.fresh)
 	boots = _boots(args, main, out, chosen, equivalents, src.tree, specs, files_of,
 		       upstream_runs) if args.schemata else None
-	if boots:
-		from . import schemata		# it builds on this module
-		verdicts = schemata.run(chosen, kinds, specs, equivalents, boots, runner,
-					files_of, baseline, upstream_runs, journal)
-		(out / schemata.REPORT).write_text('\n'.join(schemata.report(chosen, boots)) + '\n')
-	else:
-		verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of,
-				   baseline, upstream_runs, journal)
+	judged_by = (chosen, kinds, specs, equivalents, runner, files_of, baseline,
+		     upstream_runs, journal)
+	verdicts = boots.judge(*judged_by) if boots else run_all(*judged_by)
 	runs = runner.runs + (boots.runs if boots else 0)
 	wall = round(time.monotonic() - start, 1)
 	infos = load_coverage(Path(args.coverage))

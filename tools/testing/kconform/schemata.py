@@ -426,6 +426,65 @@ def switch_region(r: Region, lines: Sequence[str],
 	return out, last[:r.end] + suffix + last[r.end:]
 
 
+Placed = Dict[int, List[Tuple[str, str, Slot]]]	# line index -> (id, mutant line, slot)
+Regions = Dict[Region, List[mutate.Mutant]]
+
+
+def _place(path: str, lines: Sequence[str], mutants: Sequence[mutate.Mutant],
+	   out: Schemata) -> Tuple[Placed, Regions]:
+	"""Where each mutant of one file is switched: a slot of its line, a
+	region of several lines, or neither (out.fallback, with why)."""
+	code = mutate.mask(lines)
+	deep = depths(code)
+	placed: Placed = {}
+	regions: Regions = {}
+	for m in sorted(mutants, key=lambda m: (m.line, mutate.OPERATORS.index(m.operator), m.n)):
+		i = m.line - 1
+		if lines[i] != m.before:
+			out.fallback[m.id] = 'the line is not the mutant\'s any more'
+			continue
+		slot = place(lines[i], m.after, slots(code, deep, i))
+		if slot is not None:
+			placed.setdefault(i, []).append((m.id, m.after, slot))
+			out.forms[m.id] = slot.form
+			continue
+		r = region(lines, code, deep, i) if _why(code[i], deep[i]) == MULTI else None
+		if r is not None and _in_region(r, i, lines[i], m.after):
+			regions.setdefault(r, []).append(m)
+		else:
+			out.fallback[m.id] = _why(code[i], deep[i])
+	for r, inside in list(regions.items()):
+		# a line of the region with a switch of its own: neither
+		if any(k in placed for k in range(r.first, r.last + 1)):
+			out.fallback.update({m.id: MULTI for m in inside})
+			del regions[r]
+		else:
+			out.forms.update({m.id: r.form for m in inside})
+	return placed, regions
+
+
+def _switch_file(path: str, lines: Sequence[str], placed: Placed, regions: Regions,
+		 out: Schemata) -> str:
+	"""The file's diff, its switches numbered (out.numbers), each
+	switch's line and where its mutants' texts are recorded in out."""
+	new = list(lines)
+	for i, these in placed.items():
+		pieces = switch_line(lines[i], [(out.numbers[mid], after, slot)
+						for mid, after, slot in these])
+		new[i] = ''.join(text for text, _ in pieces)
+		out.switched[(path, i + 1)] = (new[i], arms(pieces))
+		out.lines[(path, i + 1)] = [mid for mid, _, _ in these]
+	for r, ms in regions.items():
+		pieces, new[r.last] = switch_region(r, lines, [
+			(out.numbers[m.id], region_text(r, lines, m.line - 1, m.after)) for m in ms])
+		new[r.first] = ''.join(text for text, _ in pieces)
+		out.switched[(path, r.first + 1)] = (new[r.first], arms(pieces))
+		out.lines[(path, r.first + 1)] = [m.id for m in ms]
+	return ''.join(difflib.unified_diff(
+		[l + '\n' for l in lines], [l + '\n' for l in [INCLUDE] + new],
+		f'a/{path}', f'b/{path}', n=3))
+
+
 def build(mutants: Sequence[mutate.Mutant],
 	  read: Callable[[str], List[str]]) -> Schemata:
 	"""The schemata of mutants (one number per distinct id, in the order
@@ -435,64 +494,15 @@ def build(mutants: Sequence[mutate.Mutant],
 	ids: Dict[str, mutate.Mutant] = {}
 	for m in mutants:
 		ids.setdefault(m.id, m)
-	by_file: Dict[str, List[mutate.Mutant]] = {}
-	for m in ids.values():
-		by_file.setdefault(m.file, []).append(m)
-	diffs = []
-	for path in sorted(by_file):
-		lines = read(path)
-		code = mutate.mask(lines)
-		deep = depths(code)
-		placed: Dict[int, List[Tuple[str, str, Slot]]] = {}
-		regions: Dict[Region, List[mutate.Mutant]] = {}
-		for m in sorted(by_file[path], key=lambda m: (m.line, mutate.OPERATORS.index(
-				m.operator), m.n)):
-			i = m.line - 1
-			if lines[i] != m.before:
-				out.fallback[m.id] = 'the line is not the mutant\'s any more'
-				continue
-			slot = place(lines[i], m.after, slots(code, deep, i))
-			if slot is not None:
-				placed.setdefault(i, []).append((m.id, m.after, slot))
-				out.forms[m.id] = slot.form
-				continue
-			r = region(lines, code, deep, i) if _why(code[i], deep[i]) == MULTI else None
-			if r is not None and _in_region(r, i, lines[i], m.after):
-				regions.setdefault(r, []).append(m)
-			else:
-				out.fallback[m.id] = _why(code[i], deep[i])
-		for r, inside in list(regions.items()):
-			# a line of the region with a switch of its own: neither
-			if any(k in placed for k in range(r.first, r.last + 1)):
-				out.fallback.update({m.id: MULTI for m in inside})
-				del regions[r]
-			else:
-				out.forms.update({m.id: r.form for m in inside})
-		if placed or regions:
-			diffs.append((path, lines, placed, regions))
-	n = 0
+	files = {path: read(path) for path in sorted({m.file for m in ids.values()})}
+	where = {path: _place(path, lines, [m for m in ids.values() if m.file == path], out)
+		 for path, lines in files.items()}
 	for m in ids.values():
 		if m.id in out.forms:
-			n += 1
-			out.numbers[m.id] = n
-	for path, lines, placed, regions in diffs:
-		new = list(lines)
-		for i, these in placed.items():
-			pieces = switch_line(lines[i], [(out.numbers[mid], after, slot)
-							for mid, after, slot in these])
-			new[i] = ''.join(text for text, _ in pieces)
-			out.switched[(path, i + 1)] = (new[i], arms(pieces))
-			out.lines[(path, i + 1)] = [mid for mid, _, _ in these]
-		for r, ms in regions.items():
-			pieces, new[r.last] = switch_region(r, lines, [
-				(out.numbers[m.id], region_text(r, lines, m.line - 1, m.after))
-				for m in ms])
-			new[r.first] = ''.join(text for text, _ in pieces)
-			out.switched[(path, r.first + 1)] = (new[r.first], arms(pieces))
-			out.lines[(path, r.first + 1)] = [m.id for m in ms]
-		out.patch += ''.join(difflib.unified_diff(
-			[l + '\n' for l in lines], [l + '\n' for l in [INCLUDE] + new],
-			f'a/{path}', f'b/{path}', n=3))
+			out.numbers[m.id] = len(out.numbers) + 1
+	for path, (placed, regions) in where.items():
+		if placed or regions:
+			out.patch += _switch_file(path, files[path], placed, regions, out)
 	return out
 
 
@@ -701,6 +711,18 @@ class Runner:
 		# kill, a journal's verdict: not in the kselftest loop)
 		self.todo: Set[Tuple[str, str]] = set()
 		self.runs = 0
+
+	def judge(self, chosen: Sequence[mutate.Mutant], kinds: Sequence[str],
+		  specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
+		  batched: mutate.Runner, files_of: Dict[str, Set[str]],
+		  baseline: Optional[mutate.Outcome], upstream_runs: bool,
+		  journal: Optional[mutate.Journal]) -> List[mutate.Verdict]:
+		"""run() on these boots, and --out's schemata.txt: what mutate
+		calls instead of run_all."""
+		got = run(chosen, kinds, specs, equivalents, self, batched, files_of,
+			  baseline, upstream_runs, journal)
+		(self.out / REPORT).write_text('\n'.join(report(chosen, self)) + '\n')
+		return got
 
 	def planned(self, kind: str, mutants: Sequence[mutate.Mutant]) -> None:
 		"""run_all's hook: the mutants kind will judge."""
