@@ -710,6 +710,8 @@ class Runner:
 		# (kind, key) of the mutants run_all will ask about (a KUnit
 		# kill, a journal's verdict: not in the kselftest loop)
 		self.todo: Set[Tuple[str, str]] = set()
+		# (kind, key) of the mutants to judge in a loop of their own
+		self.alone: Set[Tuple[str, str]] = set()
 		self.runs = 0
 
 	def judge(self, chosen: Sequence[mutate.Mutant], kinds: Sequence[str],
@@ -779,26 +781,40 @@ class Runner:
 		if not mutants:
 			return self.baselines.get(kind) or self.prepare(kind, features, tag)
 		for m in mutants:
-			if (kind, m.key) not in self.seen:
+			# a kill in a boot some mutant's state spoilt: again, alone
+			while (kind, m.key) not in self.seen:
 				self._loop(m, kind, tag)
 		return merged([self.seen[(kind, m.key)] for m in mutants])
 
-	def _loop(self, first: mutate.Mutant, kind: str, tag: str) -> None:
-		"""One loop boot of first's feature, from first on."""
+	def _pending(self, first: mutate.Mutant, kind: str, per: int) -> List[mutate.Mutant]:
+		"""The mutants of first's loop boot: first and those after it in
+		its feature that the kind judges and have no cases yet."""
+		if (str(kind), first.key) in self.alone:
+			return [first]
 		mine = [m for m in self.switched() if m.feature == first.feature]
+		pending = [m for m in mine[mine.index(first):] if (kind, m.key) not in self.seen
+			   and (m is first or (str(kind), m.key) in self.todo and
+				(str(kind), m.key) not in self.alone)]
+		return pending[:max(1, LOOP_BUDGET // per)]
+
+	def _loop(self, first: mutate.Mutant, kind: str, tag: str) -> None:
+		"""One loop boot of first's feature, from first on, between two
+		runs with no mutant on (number 0). The first says the suites
+		pass when run again in one boot (else nothing of the loop can be
+		trusted: an error); the last that no mutant left the kernel in
+		a state that fails them. If one did, the boot's kills are judged
+		again, each in a loop of its own."""
 		suites_ = self.judging.suites(kind, [first.feature])
 		per = self.judging.per_mutant(kind, suites_)
-		pending = [m for m in mine[mine.index(first):] if (kind, m.key) not in self.seen
-			   and (m is first or (str(kind), m.key) in self.todo)]
-		pending = pending[:max(1, LOOP_BUDGET // per)]
-		numbers = [self.schemata.numbers[m.id] for m in pending]
+		pending = self._pending(first, kind, per)
 		expected = self.judging.expected(kind, suites_)
-		cmdline = [f'{LOOP_PARAM}={ranges(numbers)}']
+		cmdline = [f'{LOOP_PARAM}='
+			   f'{ranges([0, *(self.schemata.numbers[m.id] for m in pending), 0])}']
 		if kind == Kind.KUNIT:
 			cmdline.append(f'{KUNIT_SUITES}={",".join(expected)}')
 		folder = self._run(f'{tag}-loop-{first.feature}', kind,
 				   suites_ if kind != Kind.KUNIT else [], cmdline,
-				   LOOP_BASE + per * len(pending))
+				   LOOP_BASE + per * (len(pending) + 2))
 		got = mutate.outcome(folder / 'results.json')
 		log = folder / CONSOLE[Kind(kind)]
 		if not got.built and not log.exists():
@@ -806,20 +822,38 @@ class Runner:
 			# results.json is still the mutants' verdicts
 			self.seen[(kind, first.key)] = got
 			return
+		outs = [(seg.number, mutate.Outcome(True, {
+			(s.kind, s.name, c.name): c.status
+			for s in console.suites_from_console(seg.lines, kind, expected, not seg.ended,
+							     BOOT_CASE[Kind(kind)])
+			for c in s.cases}))
+			for seg in segments(log.read_text(errors='replace').splitlines()
+					    if log.exists() else [])]
+		controls = [o for n, o in outs if n == 0]
+		base = self.baselines.get(kind)
+		if controls and base and _new_bad(controls[0], base):
+			raise KconformError(
+				f'mutate: {folder.name}: with no mutant on, run again in one boot, '
+				f'{", ".join(":".join(k) for k in _new_bad(controls[0], base))} '
+				f'fail: a loop cannot judge these suites\' mutants (see {log})')
+		leaked = len(controls) > 1 and bool(_new_bad(controls[-1], controls[0]))
 		by_number = {self.schemata.numbers[m.id]: m for m in pending}
-		for seg in segments(log.read_text(errors='replace').splitlines()
-				    if log.exists() else []):
-			m = by_number.get(seg.number)
-			if m is not None:
-				self.seen[(kind, m.key)] = mutate.Outcome(True, {
-					(s.kind, s.name, c.name): c.status
-					for s in console.suites_from_console(
-						seg.lines, kind, expected, not seg.ended,
-						BOOT_CASE[Kind(kind)])
-					for c in s.cases})
-		if (kind, first.key) not in self.seen:
+		for n, o in outs:
+			m = by_number.get(n)
+			if m is None:
+				continue
+			if leaked and len(pending) > 1 and _new_bad(o, controls[0]):
+				self.alone.add((str(kind), m.key))	# judged again, alone
+			else:
+				self.seen[(kind, m.key)] = o
+		if (kind, first.key) not in self.seen and (str(kind), first.key) not in self.alone:
 			raise KconformError(f'mutate: {folder.name}: the guest ran no mutant of '
 					    f'its loop (see {log})')
+
+
+def _new_bad(got: mutate.Outcome, ref: mutate.Outcome) -> List[mutate.Key]:
+	"""The cases bad in got and not in ref."""
+	return sorted(k for k, s in got.cases.items() if s in BAD and ref.cases.get(k) not in BAD)
 
 
 REPORT = 'schemata.txt'

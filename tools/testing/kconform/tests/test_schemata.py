@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set
 
 from kconform import mutate, schemata, suites
-from kconform.model import Kind, Status
+from kconform.model import KconformError, Kind, Status
 
 DATA = Path(__file__).parent / 'test_data' / 'schemata'
 
@@ -313,9 +313,12 @@ class FakeRun:
 	failing, a crashing one's boot ending inside it."""
 
 	def __init__(self, bad: str, kills: Set[str], crash: str,
-		     loop_results: bool = True) -> None:
+		     loop_results: bool = True, spoils: str = '', rerun_fails: bool = False) -> None:
 		self.bad, self.kills, self.crash = bad, kills, crash
 		self.loop_results = loop_results	# False: a loop boot writes none
+		# a mutant that passes but leaves the kernel failing every run
+		# after it in its boot; a suite that fails when run again
+		self.spoils, self.rerun_fails = spoils, rerun_fails
 		self.boots: Optional[schemata.Runner] = None
 		self.calls: List[List[str]] = []
 
@@ -352,10 +355,13 @@ class FakeRun:
 	def console(self, kind: str, ranges: str, target: str) -> List[str]:
 		assert self.boots is not None
 		mutant = {n: i for i, n in self.boots.schemata.numbers.items()}
+		mutant[0] = '<no mutant>'
 		out = []
+		spoilt = False
 		for n in expand(ranges):
 			out.append(f'kconform: mutant {n} begin')
-			bad = mutant[n] in self.kills
+			bad = mutant[n] in self.kills or spoilt or (n == 0 and self.rerun_fails)
+			spoilt |= mutant[n] == self.spoils
 			if kind == 'kunit':
 				out += ['KTAP version 1', '1..1', '    # Subtest: fa', '    1..2',
 					'    ok 1 fa_test_one',
@@ -386,28 +392,54 @@ def expand(ranges: str) -> List[int]:
 	return out
 
 
+def judge_fb(fake: FakeRun, ids: Sequence[str]) -> Dict[str, str]:
+	"""These mutants of genetlink.c (feature fb, a kselftest target)
+	through the schemata runner and the fake run: id -> verdict."""
+	fb = [m for m in mutants('genetlink.c', 'fb') if m.id in ids]
+	judging = schemata.Judging({'fb': {'fb'}}, {'kselftest': {'fb'}},
+				   {'kselftest': {'fb': ['fb']}})
+	with tempfile.TemporaryDirectory() as tmp:
+		boots = schemata.Runner(fake, Path(tmp), 'default', [], fb, tree, judging)
+		fake.boots = boots
+
+		def batch(mutants: Sequence[mutate.Mutant], kind: str,
+			  features: Sequence[str], tag: str) -> mutate.Outcome:
+			raise AssertionError('every mutant is switched')
+
+		with contextlib.redirect_stdout(io.StringIO()):
+			return {v.mutant.id: v.status for v in schemata.run(
+				fb, ['kselftest'], SPECS, {}, boots, batch,
+				{'fb': {'genetlink.c'}}, None, False, None)}
+
+
 class RunnerTest(unittest.TestCase):
+
+	def test_kills_after_a_mutant_spoilt_the_boot_are_judged_alone(self) -> None:
+		# 16:rel:0 (1) passes but fails everything after it, the last
+		# run with no mutant on too: the kills of 16:true:0 (2) and
+		# 16:false:0 (3) are judged again alone; only 2's stands
+		ids = ['genetlink.c:16:false:0', 'genetlink.c:16:rel:0', 'genetlink.c:16:true:0']
+		fake = FakeRun(bad='', kills={'genetlink.c:16:true:0'}, crash='',
+			       spoils='genetlink.c:16:rel:0')
+		self.assertEqual(judge_fb(fake, ids), {
+			'genetlink.c:16:false:0': 'survived', 'genetlink.c:16:rel:0': 'survived',
+			'genetlink.c:16:true:0': 'killed'})
+		loops = [w for c in fake.calls for w in c if w.startswith('kconform.mutants=')]
+		self.assertEqual(loops, ['kconform.mutants=0-3,0', 'kconform.mutants=0,2,0',
+					 'kconform.mutants=0,3,0'])
+
+	def test_suites_that_fail_when_run_again_stop_the_run(self) -> None:
+		fake = FakeRun(bad='', kills=set(), crash='', rerun_fails=True)
+		with self.assertRaisesRegex(KconformError, 'a loop cannot judge'):
+			judge_fb(fake, ['genetlink.c:16:rel:0'])
 
 	def test_a_loop_console_without_results_json_still_judges(self) -> None:
 		# the run's own report of a loop boot is no verdict of ours: its
 		# console is
-		fb = [m for m in mutants('genetlink.c', 'fb') if m.line == 16]
 		fake = FakeRun(bad='', kills={'genetlink.c:16:rel:0'}, crash='',
 			       loop_results=False)
-		judging = schemata.Judging({'fb': {'fb'}}, {'kselftest': {'fb'}},
-					   {'kselftest': {'fb': ['fb']}})
-		with tempfile.TemporaryDirectory() as tmp:
-			boots = schemata.Runner(fake, Path(tmp), 'default', [], fb, tree, judging)
-			fake.boots = boots
-
-			def batch(mutants: Sequence[mutate.Mutant], kind: str,
-				  features: Sequence[str], tag: str) -> mutate.Outcome:
-				raise AssertionError('every mutant is switched')
-
-			with contextlib.redirect_stdout(io.StringIO()):
-				got = {v.mutant.id: v.status for v in schemata.run(
-					fb, ['kselftest'], SPECS, {}, boots, batch,
-					{'fb': {'genetlink.c'}}, None, False, None)}
+		got = judge_fb(fake, ['genetlink.c:16:rel:0', 'genetlink.c:16:true:0',
+				      'genetlink.c:16:false:0'])
 		self.assertEqual(got, {'genetlink.c:16:rel:0': 'killed', 'genetlink.c:16:true:0':
 				       'survived', 'genetlink.c:16:false:0': 'survived'})
 
@@ -468,7 +500,8 @@ class RunnerTest(unittest.TestCase):
 		n = boots.schemata.numbers
 
 		def ranges(*ids: str) -> str:
-			return schemata.ranges([n[i] for i in ids])
+			# each loop between two runs with no mutant on
+			return schemata.ranges([0, *(n[i] for i in ids), 0])
 
 		# fb's loop: the crash (16:true:0) ends the first boot
 		fb_ids = ['genetlink.c:16:false:0', 'genetlink.c:16:rel:0', 'genetlink.c:16:true:0',
@@ -480,13 +513,13 @@ class RunnerTest(unittest.TestCase):
 			 'kconform.kunit_suites=fa'],
 			[],
 			# the KUnit kill (30:const:0) is not in the kselftest loop
-			[f'kconform.mutants={n["max31760.c:23:errno:0"]}'],
+			[f'kconform.mutants={ranges("max31760.c:23:errno:0")}'],
 			[f'kconform.mutants={ranges(*fb_ids)}'],
 			[f'kconform.mutants={ranges(*fb_ids[3:])}']])
 		self.assertEqual(fake.calls[2][-2:], ['--kunit-timeout', str(
-			schemata.LOOP_BASE + 2 * schemata.PER_KUNIT_MUTANT)])
+			schemata.LOOP_BASE + 4 * schemata.PER_KUNIT_MUTANT)])
 		self.assertEqual(fake.calls[5][-2:], ['--guest-timeout', str(
-			schemata.LOOP_BASE + 6 * 60)])
+			schemata.LOOP_BASE + 8 * 60)])
 		# schemata.txt: the dropped mutant with why, beside the fallback
 		text = schemata.report(chosen, boots)
 		self.assertIn('  max31760.c:30:const:1 [fa]: its switch does not compile', text)
