@@ -33,6 +33,13 @@ MODULE_PARM_DESC(mutant, "the active mutant of the schemata (0: none)");
 extern struct kunit_suite * const __kunit_suites_start[];
 extern struct kunit_suite * const __kunit_suites_end[];
 
+/*
+ * The built-in suites: the linker's table is init data, freed after
+ * boot, so it is copied at init (the suites themselves stay).
+ */
+static struct kunit_suite **kc_suites;
+static int kc_nsuites;
+
 static bool kc_kunit_match(char *globs, const char *name)
 {
 	char *rest = globs, *glob;
@@ -50,26 +57,25 @@ static bool kc_kunit_match(char *globs, const char *name)
 static ssize_t kc_kunit_write(struct file *file, const char __user *buf,
 			      size_t len, loff_t *ppos)
 {
-	struct kunit_suite * const *s;
 	char *globs, *list;
-	int n = 0;
+	int i, n = 0;
 
 	globs = memdup_user_nul(buf, len);
 	if (IS_ERR(globs))
 		return PTR_ERR(globs);
 	list = strim(globs);
-	for (s = __kunit_suites_start; s < __kunit_suites_end; s++)
-		n += kc_kunit_match(list, (*s)->name);
+	for (i = 0; i < kc_nsuites; i++)
+		n += kc_kunit_match(list, kc_suites[i]->name);
 	pr_info("KTAP version 1\n");
 	pr_info("1..%d\n", n);
 	/* with no suites, only numbers the next suite 1 again */
 	__kunit_test_suites_exit(NULL, 0);
-	for (s = __kunit_suites_start; s < __kunit_suites_end; s++) {
-		if (!kc_kunit_match(list, (*s)->name))
+	for (i = 0; i < kc_nsuites; i++) {
+		if (!kc_kunit_match(list, kc_suites[i]->name))
 			continue;
-		(*s)->status_comment[0] = '\0';
-		(*s)->suite_init_err = 0;
-		kunit_run_tests(*s);
+		kc_suites[i]->status_comment[0] = '\0';
+		kc_suites[i]->suite_init_err = 0;
+		kunit_run_tests(kc_suites[i]);
 	}
 	kfree(globs);
 	return len;
@@ -82,6 +88,12 @@ static const struct file_operations kc_kunit_fops = {
 
 static int __init kc_kunit_init(void)
 {
+	int n = __kunit_suites_end - __kunit_suites_start;
+
+	kc_suites = kmemdup(__kunit_suites_start, n * sizeof(*kc_suites), GFP_KERNEL);
+	if (!kc_suites)
+		return -ENOMEM;
+	kc_nsuites = n;
 	debugfs_create_file("kconform_kunit", 0200, NULL, NULL, &kc_kunit_fops);
 	return 0;
 }
