@@ -88,6 +88,17 @@ class Schemata:
 	# in it (start, end, number): a compiler error's column names one
 	switched: Dict[Tuple[str, int], Tuple[str, List[Tuple[int, int, int]]]] = \
 		field(default_factory=dict)
+	# the switched mutants of __init functions: they run at boot, before
+	# a loop sets a switch, so each is judged by a boot of its own with
+	# kconform.mutant=N on the command line
+	boot: Set[str] = field(default_factory=set)
+
+
+def at_boot(lines: Sequence[str], fns: Sequence[mutate.Function], line: int) -> bool:
+	"""Is line in an __init function (run once, at boot)?"""
+	fn = next((f for f in fns if f.first <= line <= f.last), None)
+	return fn is not None and '__init' in re.findall(r'\w+', ' '.join(
+		lines[fn.first - 1:fn.brace]))
 
 
 def depths(code: Sequence[str]) -> List[int]:
@@ -460,6 +471,8 @@ def _place(path: str, lines: Sequence[str], mutants: Sequence[mutate.Mutant],
 			del regions[r]
 		else:
 			out.forms.update({m.id: r.form for m in inside})
+	fns = mutate.functions(lines)
+	out.boot.update(m.id for m in mutants if m.id in out.forms and at_boot(lines, fns, m.line))
 	return placed, regions
 
 
@@ -781,17 +794,28 @@ class Runner:
 		if not mutants:
 			return self.baselines.get(kind) or self.prepare(kind, features, tag)
 		for m in mutants:
+			if m.id in self.schemata.boot and (kind, m.key) not in self.seen:
+				self._boot(m, kind, tag)
 			# a kill in a boot some mutant's state spoilt: again, alone
 			while (kind, m.key) not in self.seen:
 				self._loop(m, kind, tag)
 		return merged([self.seen[(kind, m.key)] for m in mutants])
+
+	def _boot(self, m: mutate.Mutant, kind: str, tag: str) -> None:
+		"""A mutant of an __init function: a boot with its switch on from
+		the command line (KUnit: every suite, as batch by batch)."""
+		n = self.schemata.numbers[m.id]
+		folder = self._run(f'{tag}-boot-{n}', kind, self.judging.suites(kind, [m.feature])
+				   if kind != Kind.KUNIT else [], [f'{SWITCH_PARAM}={n}'])
+		self.seen[(kind, m.key)] = mutate.outcome(folder / 'results.json')
 
 	def _pending(self, first: mutate.Mutant, kind: str, per: int) -> List[mutate.Mutant]:
 		"""The mutants of first's loop boot: first and those after it in
 		its feature that the kind judges and have no cases yet."""
 		if (str(kind), first.key) in self.alone:
 			return [first]
-		mine = [m for m in self.switched() if m.feature == first.feature]
+		mine = [m for m in self.switched() if m.feature == first.feature
+			and m.id not in self.schemata.boot]
 		pending = [m for m in mine[mine.index(first):] if (kind, m.key) not in self.seen
 			   and (m is first or (str(kind), m.key) in self.todo and
 				(str(kind), m.key) not in self.alone)]

@@ -340,11 +340,16 @@ class FakeRun:
 				{'errors': ['kernel build: make failed'], 'suites': []}))
 			return 1
 		loop = [w.split('=', 1)[1] for w in words if w.startswith(schemata.LOOP_PARAM + '=')]
+		# a boot with a switch on from the command line: its second
+		# cases fail if the mutant is a killed one
+		on = [int(w.split('=', 1)[1]) for w in words
+		      if w.startswith(schemata.SWITCH_PARAM + '=')]
+		killed = any(i in self.kills for i, n in s.numbers.items() if n in on)
 		if self.loop_results or not loop:
 			(out / 'results.json').write_text(json.dumps({'errors': [], 'suites': [
 				{'kind': kind, 'name': name, 'cases': [
-					{'name': c, 'status': 'pass'} for _, s, c in CASES[kind]
-					if s == name]}
+					{'name': c, 'status': 'fail' if killed and c.endswith('two')
+					 else 'pass'} for _, s, c in CASES[kind] if s == name]}
 				for name in sorted({s for _, s, _ in CASES[kind]})]}))
 		target = next((argv[i + 1] for i, a in enumerate(argv) if a == '--suite'), '')
 		if loop:
@@ -392,10 +397,10 @@ def expand(ranges: str) -> List[int]:
 	return out
 
 
-def judge_fb(fake: FakeRun, ids: Sequence[str]) -> Dict[str, str]:
-	"""These mutants of genetlink.c (feature fb, a kselftest target)
-	through the schemata runner and the fake run: id -> verdict."""
-	fb = [m for m in mutants('genetlink.c', 'fb') if m.id in ids]
+def judge_fb(fake: FakeRun, ids: Sequence[str], name: str = 'genetlink.c') -> Dict[str, str]:
+	"""These mutants of a file (feature fb, a kselftest target) through
+	the schemata runner and the fake run: id -> verdict."""
+	fb = [m for m in mutants(name, 'fb') if m.id in ids]
 	judging = schemata.Judging({'fb': {'fb'}}, {'kselftest': {'fb'}},
 				   {'kselftest': {'fb': ['fb']}})
 	with tempfile.TemporaryDirectory() as tmp:
@@ -409,7 +414,7 @@ def judge_fb(fake: FakeRun, ids: Sequence[str]) -> Dict[str, str]:
 		with contextlib.redirect_stdout(io.StringIO()):
 			return {v.mutant.id: v.status for v in schemata.run(
 				fb, ['kselftest'], SPECS, {}, boots, batch,
-				{'fb': {'genetlink.c'}}, None, False, None)}
+				{'fb': {name}}, None, False, None)}
 
 
 class RunnerTest(unittest.TestCase):
@@ -427,6 +432,24 @@ class RunnerTest(unittest.TestCase):
 		loops = [w for c in fake.calls for w in c if w.startswith('kconform.mutants=')]
 		self.assertEqual(loops, ['kconform.mutants=0-3,0', 'kconform.mutants=0,2,0',
 					 'kconform.mutants=0,3,0'])
+
+	def test_a_mutant_of_an_init_function_is_judged_by_a_boot_of_its_own(self) -> None:
+		# demo_init runs at boot, before a loop could set its switch:
+		# kconform.mutant=N on the command line, one boot each
+		s = build('forms.c')
+		ids = sorted(m.id for m in mutants('forms.c') if m.line == 65)
+		self.assertEqual(sorted(s.boot), ids)
+		fake = FakeRun(bad='', kills={ids[0]}, crash='')
+		got = judge_fb(fake, ids + ['forms.c:26:rel:0'], 'forms.c')
+		self.assertEqual(got, {**{i: 'survived' for i in ids[1:]}, ids[0]: 'killed',
+				       'forms.c:26:rel:0': 'survived'})
+		# the runner's numbers: its schemata holds these mutants only
+		n = schemata.build([m for m in mutants('forms.c', 'fb')
+				    if m.id in ids + ['forms.c:26:rel:0']], lines_of).numbers
+		words = [[w for w in c if w.startswith('kconform.')] for c in fake.calls]
+		self.assertEqual(sorted(words[1:]), sorted(
+			[[f'kconform.mutants={schemata.ranges([0, n["forms.c:26:rel:0"], 0])}']] +
+			[[f'kconform.mutant={n[i]}'] for i in ids]))
 
 	def test_suites_that_fail_when_run_again_stop_the_run(self) -> None:
 		fake = FakeRun(bad='', kills=set(), crash='', rerun_fails=True)

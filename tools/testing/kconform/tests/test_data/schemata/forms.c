@@ -58,3 +58,9 @@ int demo_more(struct demo *d, int lo)
 			  lo > 3, 1);
 	return first;
 }
+
+#define __init	/* the kernel's .init.text: run once, at boot */
+int __init demo_init(struct demo *d)
+{
+	return demo_get(d, 1, 2) > 0 ? 0 : -EINVAL;
+}
