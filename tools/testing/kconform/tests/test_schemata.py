@@ -288,6 +288,39 @@ class LoopTest(unittest.TestCase):
 		self.assertEqual(schemata.ranges([3, 7, 8, 9, 12, 13, 5]), '3,7-9,12-13,5')
 		self.assertEqual(schemata.ranges([1]), '1')
 
+	@unittest.skipUnless(Path('/bin/busybox').exists(), 'no busybox')
+	def test_the_guest_loop_runs_each_number_between_its_markers(self) -> None:
+		# guest/mutants under the guest's busybox, on stand-ins for the
+		# switch and run_kselftest.sh (which prints the switch it sees)
+		guest = schemata.KERNEL_FILES.parents[1] / 'guest'
+		with tempfile.TemporaryDirectory() as tmp:
+			switch = Path(tmp) / 'mutant'
+			switch.write_text('0\n')
+			run = Path(tmp) / 'run_kselftest.sh'
+			run.write_text(f'#!/bin/busybox sh\necho "run $* with $(cat {switch})"\n')
+			run.chmod(0o755)
+			r = subprocess.run(['/bin/busybox', 'sh', str(guest / 'mutants'), '0,3-4,0',
+					    'fb', 'fa:prog'], cwd=tmp, capture_output=True, text=True,
+					   env={'KCONFORM_SWITCH': str(switch), 'PATH': '/bin:/usr/bin'})
+			self.assertEqual(r.stdout.splitlines(), [
+				line for n in (0, 3, 4, 0) for line in (
+					f'kconform: mutant {n} begin', f'run -c fb -t fa:prog with {n}',
+					f'kconform: mutant {n} end 0')])
+			self.assertEqual(switch.read_text(), '0\n')
+			segs = schemata.segments(r.stdout.splitlines())
+			self.assertEqual([(s.number, s.ended) for s in segs],
+					 [(0, True), (3, True), (4, True), (0, True)])
+			# --kunit: the suites' globs written to the rerun file
+			rerun = Path(tmp) / 'kconform_kunit'
+			rerun.write_text('')
+			r = subprocess.run(['/bin/busybox', 'sh', str(guest / 'mutants'), '--kunit',
+					    'fa,fb', '7'], cwd=tmp, capture_output=True, text=True,
+					   env={'KCONFORM_SWITCH': str(switch), 'PATH': '/bin:/usr/bin',
+						'KCONFORM_KUNIT_RUN': str(rerun)})
+			self.assertEqual(r.stdout.splitlines(), ['kconform: mutant 7 begin',
+								 'kconform: mutant 7 end 0'])
+			self.assertEqual(rerun.read_text(), 'fa,fb\n')
+
 	def test_the_guest_scripts_pass_shellcheck(self) -> None:
 		if not shutil.which('shellcheck'):
 			self.skipTest('no shellcheck')
