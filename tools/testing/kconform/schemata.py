@@ -586,6 +586,9 @@ def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata,
 		reasons[why] = reasons.get(why, 0) + 1
 	out += [f'batch by batch: {n} {why}'
 		for why, n in sorted(reasons.items(), key=lambda r: -r[1])]
+	boot = sum(1 for m in mutants if m.id in schemata.boot)
+	if boot:
+		out.append(f'switched, a boot each (in an __init function): {boot}')
 	return out
 
 

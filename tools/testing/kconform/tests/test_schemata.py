@@ -472,6 +472,8 @@ class RunnerTest(unittest.TestCase):
 		s = build('forms.c')
 		ids = sorted(m.id for m in mutants('forms.c') if m.line == 65)
 		self.assertEqual(sorted(s.boot), ids)
+		self.assertEqual(schemata.summary(mutants('forms.c'), s)[-1],
+				 f'switched, a boot each (in an __init function): {len(ids)}')
 		fake = FakeRun(bad='', kills={ids[0]}, crash='')
 		got = judge_fb(fake, ids + ['forms.c:26:rel:0'], 'forms.c')
 		self.assertEqual(got, {**{i: 'survived' for i in ids[1:]}, ids[0]: 'killed',
