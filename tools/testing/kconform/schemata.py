@@ -223,13 +223,27 @@ def _heads(code: Sequence[str], deep: Sequence[int], i: int) -> List[Slot]:
 	s = text.strip()
 	lead = len(text) - len(text.lstrip())
 	init = _INIT.match(s)
-	if deep[i] == 0 and init and s.endswith(';') and '{' not in s and '}' not in s and \
-			init.group(0).split()[0] not in _NOT_TYPE and _balanced(s):
-		a, b = lead + init.end(), lead + len(s) - 1
+	decl = init or _DECL.match(s)
+	if deep[i] == 0 and decl and s.endswith(';') and '{' not in s and '}' not in s and \
+			decl.group(0).split()[0] not in _NOT_TYPE and _balanced(s):
+		a, b = lead + (init.end() if init else 0), lead + len(s) - 1
 		while b > a and text[b - 1].isspace():
 			b -= 1
-		if len(_parts(text, a, b, ',')) == 1:
+		if init and len(_parts(text, a, b, ',')) == 1:
 			out.append(Slot(a, b, EXPR))
+		else:
+			out += _declarators(text, lead, lead + len(s) - 1)
+	return out
+
+
+def _declarators(text: str, start: int, end: int) -> List[Slot]:
+	"""The initializers of a declaration of several names
+	(`int pos, err = 0;`), each an expression slot."""
+	out = []
+	for a, b in _parts(text, start, end, ','):
+		eq = re.search(r'(?<![=!<>])=(?!=)\s*', text[a:b])
+		if eq and _balanced(text[a:a + eq.start()]) and b > a + eq.end():
+			out.append(Slot(a + eq.end(), b, EXPR))
 	return out
 
 
@@ -340,12 +354,24 @@ REGION_LINES = 12	# the longest statement or condition a region takes
 MULTI = 'a line of a statement over several lines'
 
 
+def _uncomment(line: str) -> Optional[str]:
+	"""The line without its comments, when they open and close on it
+	and no quote is on it; None: cannot tell (a // would end a joined
+	line)."""
+	if '/*' not in line and '*/' not in line and '//' not in line:
+		return line
+	if '"' in line or "'" in line:
+		return None
+	line = re.sub(r'/\*.*?\*/', ' ', line)
+	line = re.sub(r'//.*$', '', line)
+	return None if '/*' in line or '*/' in line else line
+
+
 def _clean(lines: Sequence[str], code: Sequence[str], a: int, b: int) -> bool:
-	"""Can lines a..b be joined into one? No comment (a // would end the
-	joined line), no preprocessor line, no continuation backslash."""
-	return all('//' not in lines[k] and '/*' not in lines[k] and '*/' not in lines[k]
-		   and not lines[k].rstrip().endswith('\\')
-		   and bool(code[k].strip()) == bool(lines[k].strip()) for k in range(a, b + 1))
+	"""Can lines a..b be joined into one? Their comments (whole on a
+	line) go; no preprocessor line, no continuation backslash."""
+	return all(_uncomment(lines[k]) is not None and not lines[k].rstrip().endswith('\\')
+		   and not lines[k].lstrip().startswith('#') for k in range(a, b + 1))
 
 
 def _first(code: Sequence[str], deep: Sequence[int], i: int) -> int:
@@ -411,7 +437,8 @@ def region_text(r: Region, lines: Sequence[str], i: int, after: str) -> str:
 	seg[i - r.first] = after
 	end = r.end + (len(after) - len(lines[i]) if i == r.last else 0)
 	parts = [seg[0][r.start:]] + [s.strip() for s in seg[1:-1]] + [seg[-1][:end].strip()]
-	return ' '.join(p for p in parts if p)
+	# comments go (_clean said they can); strings keep their spaces
+	return ' '.join((_uncomment(p) or p).strip() for p in parts if p.strip())
 
 
 def switch_region(r: Region, lines: Sequence[str],

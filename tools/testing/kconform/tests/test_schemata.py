@@ -91,9 +91,8 @@ class FormTest(unittest.TestCase):
 
 	def test_what_cannot_take_a_switch_falls_back_with_its_reason(self) -> None:
 		s = build('genetlink.c', 'max31760.c', 'verifier.c', 'forms.c')
-		# over several lines: a declaration, a statement with a comment
+		# over several lines: a declaration
 		self.assertEqual(s.fallback['forms.c:56:rel:0'], schemata.MULTI)
-		self.assertEqual(s.fallback['forms.c:58:rel:0'], schemata.MULTI)
 		# `case 2:` and `u8 reg_val[2];`: constant expressions
 		self.assertEqual(s.fallback['max31760.c:76:const:0'],
 				 'a case label (a constant expression)')
@@ -128,6 +127,20 @@ class FormTest(unittest.TestCase):
 			      new[45])
 		self.assertTrue(new[45].endswith(' else { size[0] = demo_get(d,'))
 		self.assertEqual(new[46], '\t\t\t   lo < 1, hi); } }')
+
+	def test_a_statement_s_comments_stay_out_of_its_copy(self) -> None:
+		# forms.c: `first += demo_get(d, /* a comment ... */` over 57-58
+		s = build('forms.c')
+		n = s.numbers['forms.c:58:rel:0']
+		self.assertIn(f'{{ if (KC_MUTANT({n})) {{ first += demo_get(d, lo >= 3, 1); }}',
+			      after(s, 'forms.c')[57])
+
+	def test_each_initializer_of_a_declaration_of_several_names(self) -> None:
+		# forms.c: `int i, sum = 0;`
+		s = build('forms.c')
+		n = s.numbers['forms.c:22:const:0']
+		self.assertEqual(after(s, 'forms.c')[22],
+				 f'\tint i, sum = (KC_MUTANT({n}) ? (1) : (0));')
 
 	def test_an_if_with_an_else_next_keeps_its_else(self) -> None:
 		# forms.c: `if (lo == 1) sum++;` then `else sum--;`: only the
