@@ -335,7 +335,7 @@ def _why(code: str, deep: int) -> str:
 		return 'a braced initializer'
 	d = _DECL.match(s)
 	if d and d.group(1) not in _NOT_TYPE or re.match(r'(?:static|const|struct|unsigned)\b', s):
-		return 'a declaration (an array size, several declarators, static)'
+		return 'a declaration (an array size, a static)'
 	return 'no switchable part holds the change'
 
 

@@ -97,7 +97,7 @@ class FormTest(unittest.TestCase):
 		self.assertEqual(s.fallback['max31760.c:76:const:0'],
 				 'a case label (a constant expression)')
 		self.assertEqual(s.fallback['max31760.c:11:const:0'],
-				 'a declaration (an array size, several declarators, static)')
+				 'a declaration (an array size, a static)')
 		# verifier.c's `case PTR_TO_MEM | MEM_RDONLY:`: a label
 		self.assertIn('verifier.c:46:flag:0', s.fallback)
 		self.assertFalse(set(s.fallback) & set(s.numbers))
@@ -594,8 +594,8 @@ class RunnerTest(unittest.TestCase):
 		# schemata.txt: the dropped mutant with why, beside the fallback
 		text = schemata.report(chosen, boots)
 		self.assertIn('  max31760.c:30:const:1 [fa]: its switch does not compile', text)
-		self.assertIn('  max31760.c:11:const:0 [fa]: a declaration (an array size, several '
-			      'declarators, static)', text)
+		self.assertIn('  max31760.c:11:const:0 [fa]: a declaration (an array size, a static)',
+			      text)
 		self.assertEqual(text[1].split()[:3], ['fa', '4', '2'])
 
 
