@@ -15,19 +15,29 @@ the original or one of the line's mutants by the active mutant's number
 - the condition of an `if`, `while` or of a `for` head:
   `(KC_MUTANT(4) ? !!(m4) : !!(original))` (only its truth counts);
 - an expression whose value counts (a `switch`'s, a `for` head's first
-  or last, a declaration's initializer): `(KC_MUTANT(4) ? (m4) :
-  (original))`.
+  or last, a declaration's initializer, each of a declaration of
+  several names): `(KC_MUTANT(4) ? (m4) : (original))`;
+- a statement, or an if/while condition, over several lines (a region):
+  each mutant's copy of the whole of it, joined into one line without
+  its comments, on its first line; the original stays, and its last
+  line closes the switch. Lines keep their numbers.
 
 A line takes a switch only where that is safe without a C parser: a
-statement wholly on its line (parentheses balanced from the line before,
-which ends a statement or is a one-line `if`/`for`/`while` head), not a
-declaration (braces would end its scope; its initializer takes the
-expression form), a label, a case, or an `if` with an `else` on the next
-line. Everything else (a line of a statement over several lines, a
-static initializer, a preprocessor line) falls back to the build per
-batch, with the reason. Every switched file gets the header's #include as
-a new first line: a compiler error at line L of it is line L - 1 of the
-series tree, and names the mutants to take out (culprits).
+statement (parentheses balanced from the line before, which ends a
+statement or a head), not a declaration (braces would end its scope;
+its initializer takes the expression form), a label, a case, or an `if`
+with an `else` on the next line. Everything else (a case label, an
+array size, a static, a declaration over several lines, a preprocessor
+line) is judged batch by batch, with the reason. Every switched file
+gets the header's #include as a new first line: a compiler error at line
+L of it is line L - 1 of the series tree, and names the mutants to take
+out (culprits). A mutant of an __init function runs at boot, before a
+loop sets a switch: it is judged by a boot of its own with
+kconform.mutant=N on the command line.
+
+The runs (Runner): one build, then per feature a loop boot that runs its
+judges once per mutant (the guest's `mutants` script), between two runs
+with no mutant on.
 """
 
 from __future__ import annotations
