@@ -42,6 +42,9 @@ ours only, upstream's only, both and neither apart. A verdict's status
 
 mutants-equivalent.toml lists mutants that cannot change behaviour,
 each with its reason: they are counted apart, never run.
+
+--schemata (schemata.py) judges the mutants that take a run-time switch
+on one build instead, in loop boots; run_all and its verdicts stay.
 """
 
 from __future__ import annotations
