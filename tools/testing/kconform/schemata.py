@@ -73,7 +73,9 @@ _NOT_TYPE = {'return', 'goto', 'break', 'continue', 'sizeof', 'if', 'else', 'cas
 _DECL = re.compile(r'^([A-Za-z_]\w*)(?:\s+|\s*\*[\s*]*)(?:const\s+)?[A-Za-z_]\w*\s*[=;,\[]')
 _INIT = re.compile(r'^(?:const\s+)?(?:(?:struct|union|enum|unsigned|signed|long|short)\s+)*'
 		   r'[A-Za-z_]\w*(?:\s+|\s*\*[\s*]*)(?:const\s+)?[A-Za-z_]\w*\s*=(?!=)\s*')
-_LABELLED = re.compile(r'^(?:case\b.*|default|[A-Za-z_]\w*)\s*:$')
+# a label or a case: kernel style writes `out:`, while a ternary's
+# `a :` over several lines has a space before its colon
+_LABELLED = re.compile(r'^(?:case\b.*|default\s*|[A-Za-z_]\w*):$')
 _HEAD = re.compile(r'\b(if|while|switch|for)\s*\(')
 
 
@@ -496,7 +498,7 @@ def _place(path: str, lines: Sequence[str], mutants: Sequence[mutate.Mutant],
 			placed.setdefault(i, []).append((m.id, m.after, slot))
 			out.forms[m.id] = slot.form
 			continue
-		r = region(lines, code, deep, i) if _why(code[i], deep[i]) == MULTI else None
+		r = region(lines, code, deep, i)
 		if r is not None and _in_region(r, i, lines[i], m.after):
 			regions.setdefault(r, []).append(m)
 		else:

@@ -142,6 +142,16 @@ class FormTest(unittest.TestCase):
 		self.assertEqual(after(s, 'forms.c')[22],
 				 f'\tint i, sum = (KC_MUTANT({n}) ? (1) : (0));')
 
+	def test_a_ternary_s_colon_over_lines_is_no_label(self) -> None:
+		# forms.c: `x = lo > hi ?` / `lo :` / `hi + 1;`: the last line
+		# is no statement of its own, the three lines are one
+		s = build('forms.c')
+		n = s.numbers['forms.c:74:const:0']
+		new = after(s, 'forms.c')
+		self.assertIn(f'if (KC_MUTANT({n})) {{ x = lo > hi ? lo : hi + 0; }}', new[72])
+		self.assertEqual(new[73], '\t    lo :')
+		self.assertEqual(new[74], '\t    hi + 1; } }')
+
 	def test_an_if_with_an_else_next_keeps_its_else(self) -> None:
 		# forms.c: `if (lo == 1) sum++;` then `else sum--;`: only the
 		# condition is switched, never the whole if

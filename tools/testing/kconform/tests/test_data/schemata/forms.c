@@ -64,3 +64,13 @@ int __init demo_init(struct demo *d)
 {
 	return demo_get(d, 1, 2) > 0 ? 0 : -EINVAL;
 }
+
+int demo_pick(int lo, int hi)
+{
+	int x;
+
+	x = lo > hi ?
+	    lo :
+	    hi + 1;
+	return x;
+}
