@@ -1124,9 +1124,9 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 	p.add_argument('--schemata', action='store_true',
 		       help='mutant schemata (README "Mutant schemata"): one build '
 		       'holds every mutant that can take a run-time switch, '
-		       'each judged by a boot with its switch on; the rest '
-		       'batch by batch as without; with --list, per feature '
-		       'how many can')
+		       'each judged with its switch on in its feature\'s loop '
+		       'boot; the rest batch by batch as without; with --list, '
+		       'per feature how many can')
 	p.add_argument('--fresh', action='store_true',
 		       help='judge every mutant again, not only those a stopped run '
 		       'of the same tree left (--out\'s journal.jsonl)')
