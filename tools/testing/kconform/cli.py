@@ -357,6 +357,9 @@ def parser() -> argparse.ArgumentParser:
 			 help='ccache remote storage for every build of the run '
 			 '(redis://HOST:PORT, http://…, file://DIR); '
 			 'CCACHE_REMOTE_STORAGE in the environment does the same')
+	run.add_argument('--cmdline', action='append', metavar='WORD',
+			 help='add WORD to the kernel command line of every boot '
+			 '(repeatable; mutate --schemata: kconform.mutant=N)')
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')

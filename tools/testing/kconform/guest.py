@@ -328,15 +328,19 @@ def package_kernel(job: GuestJob, tree_state: Optional[str]) -> Optional[str]:
 # The guest's own scripts (tools/testing/guest/): where each goes.
 GUEST_FILES = {'init': 'init', 'bin/kconform-timeout': 'timeout',
 	       'bin/kconform-gcov': 'gcov', 'bin/kconform-one-by-one': 'one-by-one',
-	       'bin/kconform-kmemleak': 'kmemleak', 'usr/bin/perl': 'perl'}
+	       'bin/kconform-kmemleak': 'kmemleak', 'bin/kconform-mutants': 'mutants',
+	       'usr/bin/perl': 'perl'}
 # The KUnit boot's initramfs, for a variant whose command line asks for
 # one of AFTER_KUNIT: what runs once KUnit's suites ran.
 KUNIT_FILES = {'init': 'after-kunit', 'bin/kconform-gcov': 'gcov',
-	       'bin/kconform-kmemleak': 'kmemleak'}
+	       'bin/kconform-kmemleak': 'kmemleak', 'bin/kconform-mutants': 'mutants'}
 # The coverage variant's parameter: each boot sends its gcov data, the
 # kselftest boot target by target (guest/one-by-one).
 GCOV = 'kconform.gcov'
 AFTER_KUNIT = ('kconform.kmemleak', GCOV)
+# mutate --schemata's loop over mutants (guest/mutants), after KUnit's
+# suites too: a parameter with a value
+MUTANTS = 'kconform.mutants='
 
 
 # What the user space takes from a kernel build that the tree's own files,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import gate, guest, image, preflight, suites, tree
 from .model import InputError, KconformError
@@ -43,6 +43,7 @@ class Inputs:
 	seeds: Path = REPO
 	log: Optional[Path] = None	# parse: the console log
 	ccache_remote: Optional[str] = None	# --ccache-remote URL
+	cmdline: Tuple[str, ...] = ()		# --cmdline: more kernel parameters
 
 	@property
 	def source_name(self) -> str:
@@ -168,4 +169,5 @@ def check(args: argparse.Namespace, registry: Sequence[suites.SuiteSpec]) -> Inp
 		guest_timeout=getattr(args, 'guest_timeout', 900),
 		seeds=Path(getattr(args, 'seeds', REPO)),
 		log=Path(args.log) if getattr(args, 'log', None) else None,
-		ccache_remote=getattr(args, 'ccache_remote', None))
+		ccache_remote=getattr(args, 'ccache_remote', None),
+		cmdline=tuple(getattr(args, 'cmdline', None) or ()))

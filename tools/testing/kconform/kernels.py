@@ -57,8 +57,10 @@ class Built:
 		if self.variant.coverage:
 			gjob.make_vars = coverage.make_vars(coverage.profiled(
 				coverage.load(repo), coverage.patch_files(patches, series)))
-		if any(w in guest.AFTER_KUNIT for w in self.variant.cmdline.split()):
-			# kmemleak's scan, the gcov data: after KUnit's suites
+		if any(w in guest.AFTER_KUNIT or w.startswith(guest.MUTANTS)
+		       for w in [*self.variant.cmdline.split(), *kjob.kernel_args]):
+			# kmemleak's scan, the gcov data, a loop over mutants
+			# (mutate --schemata): after KUnit's suites
 			gjob.build_dir.mkdir(parents=True, exist_ok=True)
 			kjob.initrd = guest.kunit_initramfs(repo, gjob.build_dir)
 

@@ -42,6 +42,9 @@ ours only, upstream's only, both and neither apart. A verdict's status
 
 mutants-equivalent.toml lists mutants that cannot change behaviour,
 each with its reason: they are counted apart, never run.
+
+--schemata (schemata.py) judges the mutants that take a run-time switch
+on one build instead, in loop boots; run_all and its verdicts stay.
 """
 
 from __future__ import annotations
@@ -58,10 +61,14 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import (TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Protocol,
+		    Sequence, Set, Tuple)
 
 from . import coverage, fixes, gate, guest, inputs, report, suites, tomlfile, tree, upstream
 from .model import BAD, InputError, KconformError, Kind, Status
+
+if TYPE_CHECKING:
+	from . import schemata		# which builds on this module
 
 OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
 	     'flag', 'swap', 'put')
@@ -803,7 +810,8 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
 	    run: Runner, files_of: Dict[str, Set[str]],
 	    baseline: Optional[Outcome] = None, upstream_runs: bool = False,
-	    journal: Optional[Journal] = None) -> List[Verdict]:
+	    journal: Optional[Journal] = None,
+	    planned: Optional[Callable[[str, Sequence[Mutant]], None]] = None) -> List[Verdict]:
 	"""Every mutant's verdict: KUnit boots first, then the survivors
 	that a suite with a kselftest target judges, in the guest boot.
 	baseline: an earlier run without mutants instead of a new one.
@@ -811,7 +819,9 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	they judge the mutants of the suites naming them, those KUnit killed
 	too (else "both" could not be told from "ours only").
 	journal: the verdicts (and baselines) of an interrupted run of the
-	same tree, not judged again; each new one is added as it comes."""
+	same tree, not judged again; each new one is added as it comes.
+	planned(kind, mutants): told the mutants a kind will judge, before
+	its first batch (schemata's loop boots judge only those)."""
 	owners = _owners(specs)
 	theirs = [s for s in specs if upstream_runs and s.upstream]
 	everyone = judges(specs, files_of)
@@ -834,6 +844,8 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		todo = [m for m in todo if m.key not in had]
 		if not todo:
 			continue
+		if planned:
+			planned(kind, todo)
 		features = sorted(set().union(*(judged[m.feature] for m in todo)))
 		base = baseline or (journal and journal.baseline(kind)) or \
 			run([], kind, features, f'{kind}-baseline')
@@ -1109,6 +1121,12 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 	p.add_argument('--out', default=str(repo / 'results' / 'mutate'), metavar='DIR')
 	p.add_argument('--run-args', default='', metavar='ARGS',
 		       help='more options for each run, one string')
+	p.add_argument('--schemata', action='store_true',
+		       help='mutant schemata (README "Mutant schemata"): one build '
+		       'holds every mutant that can take a run-time switch, '
+		       'each judged with its switch on in its feature\'s loop '
+		       'boot; the rest batch by batch as without; with --list, '
+		       'per feature how many can')
 	p.add_argument('--fresh', action='store_true',
 		       help='judge every mutant again, not only those a stopped run '
 		       'of the same tree left (--out\'s journal.jsonl)')
@@ -1164,6 +1182,8 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	every = [m for m in everyone if m.feature in wanted]
 	generated = {f: sum(1 for m in every if m.feature == f) for f in wanted}
 	chosen = sample(every, args.per_feature, args.seed, args.mutant or ())
+	if args.schemata and args.list:
+		return _list_schemata(chosen, equivalents, src.tree)
 	if args.list:
 		for m in chosen:
 			print(f'{m.feature}\t{m.id}\t{m.function}\t{m.after.strip()}')
@@ -1174,8 +1194,12 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	journal = Journal(out, {'variant': args.variant, 'series': digest,
 				'run_args': args.run_args, 'baseline': args.baseline or ''},
 			  args.fresh)
-	verdicts = run_all(chosen, kinds, specs, equivalents, runner, files_of, baseline,
-			   upstream_runs, journal)
+	boots = _boots(args, main, out, chosen, equivalents, src.tree, specs, files_of,
+		       upstream_runs) if args.schemata else None
+	judged_by = (chosen, kinds, specs, equivalents, runner, files_of, baseline,
+		     upstream_runs, journal)
+	verdicts = boots.judge(*judged_by) if boots else run_all(*judged_by)
+	runs = runner.runs + (boots.runs if boots else 0)
 	wall = round(time.monotonic() - start, 1)
 	infos = load_coverage(Path(args.coverage))
 	head = (f'variant {args.variant}, kinds {"+".join(kinds)}, '
@@ -1183,13 +1207,14 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		   f'{args.per_feature} per feature, seed {args.seed}'
 		   if args.per_feature else 'every mutant')
 		+ (f', baseline {args.baseline}' if args.baseline else '')
-		+ f', {runner.runs} builds and boots, {wall:.0f} s')
+		+ (f', schemata ({len(boots.schemata.numbers)} switched)' if boots else '')
+		+ f', {runs} builds and boots, {wall:.0f} s')
 	text = lines(verdicts, infos, head, generated, stale, why_no_table)
 	(out / 'mutate.txt').write_text('\n'.join(text) + '\n')
 	(out / 'mutate.json').write_text(json.dumps(to_json(verdicts, infos, {
 		'variant': args.variant, 'kinds': kinds, 'seed': args.seed,
 		'per_feature': args.per_feature, 'generated': generated,
-		'runs': runner.runs, 'wall_s': wall, 'stale_equivalents': stale},
+		'runs': runs, 'wall_s': wall, 'stale_equivalents': stale},
 		why_no_table), indent=1) + '\n')
 	base = [out / 'runs' / f'{k}-baseline' / 'summary.txt' for k in kinds]
 	summary: List[str] = next((b.read_text().splitlines() for b in base
@@ -1199,3 +1224,40 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		print(line)
 	print(f'kconform: mutate: {out}/mutate.txt, mutate.json, summary.txt')
 	return 0
+
+
+def _read(src: Path) -> Callable[[str], List[str]]:
+	return lambda path: (src / path).read_text(errors='replace').splitlines()
+
+
+def _list_schemata(chosen: Sequence[Mutant], equivalents: Dict[str, str], src: Path) -> int:
+	"""--schemata --list: per feature the mutants a switch holds, by
+	form, and those that fall back to the build per batch, with why."""
+	from . import schemata		# it builds on this module
+	plan = schemata.build([m for m in chosen if m.id not in equivalents], _read(src))
+	for line in schemata.summary(chosen, plan):
+		print(line)
+	switched = sum(1 for m in chosen if m.id in plan.numbers)
+	print(f'kconform: mutate: {switched} of {len(chosen)} mutants switched in one build '
+	      f'({len(plan.numbers)} switches), {len(chosen) - switched} batch by batch '
+	      f'({sum(1 for m in chosen if m.id in equivalents)} of them equivalent: never run)')
+	return 0
+
+
+def _boots(args: argparse.Namespace, main: Callable[[Sequence[str]], int], out: Path,
+	   chosen: Sequence[Mutant], equivalents: Dict[str, str], src: Path,
+	   specs: Sequence[suites.SuiteSpec], files_of: Dict[str, Set[str]],
+	   upstream_runs: bool) -> 'schemata.Runner':
+	"""--schemata's runner: the switched mutants' build and boots."""
+	from . import schemata		# it builds on this module
+	judging_ = schemata.Judging(
+		judges(specs, files_of),
+		{str(k): judging(specs, k, upstream_runs) for k in suites.KINDS},
+		{Kind.KUNIT: {s.name: list(s.kunit) for s in specs},
+		 Kind.KSELFTEST: {s.name: [t for t in (s.kselftest, suites.UPSTREAM if
+						       upstream_runs and s.upstream else None) if t]
+				  for s in specs}},
+		{s.name: s.seconds_on(args.variant) for s in specs})
+	return schemata.Runner(main, out, args.variant, shlex.split(args.run_args),
+			       [m for m in chosen if m.id not in equivalents], _read(src),
+			       judging_)

@@ -292,7 +292,7 @@ def derive(r: Run) -> Optional[Boots]:
 	# the suites not applicable to the tree come first, as they are known
 	r.rep.not_applicable = [n for n in p.not_applicable if not n.named]
 	r.results += mark([], dataclasses.replace(p, not_applicable=r.rep.not_applicable))
-	gjob.cmdline = ' '.join(p.params)
+	gjob.cmdline = ' '.join([*p.params, *inputs.cmdline])
 	return Boots(kern, src, layout, fix_list, gjob, kjob, p)
 
 
@@ -320,7 +320,7 @@ def jobs(inputs: Inputs, kern: kernels.Kernel, src: tree.Source, layout: tree.La
 			      variant, lanes=inputs.lanes, ccache=stats)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(inputs.kunit_timeout * variant.timeout_factor),
-				 tuple(variant.cmdline.split()))
+				 tuple(variant.cmdline.split()) + inputs.cmdline)
 	kern.prepare(REPO, gjob, kjob, layout.patches, layout.series())
 	return gjob, kjob
 

@@ -3,6 +3,7 @@
 and a package's kernel, told apart by nothing in the run."""
 
 import contextlib
+import dataclasses
 import shutil
 import subprocess
 import tempfile
@@ -83,6 +84,22 @@ class KernelsTest(unittest.TestCase):
 			self.assertIn(name, listed)
 		init = (self.tmp / 'b/kunit-initramfs/init').read_text()
 		self.assertIn('/bin/kconform-kmemleak', init)
+
+	def test_a_schemata_loop_gets_the_kunit_initramfs_on_any_variant(self) -> None:
+		# mutate --schemata: `run --cmdline kconform.mutants=3-5`
+		repo = Path(__file__).resolve().parents[4]
+		k = kernels.Built(guest.Variant('default', ''))
+		kjob = dataclasses.replace(self.jobs[1], kernel_args=('kconform.mutants=3-5',))
+		k.prepare(repo, self.jobs[0], kjob, repo / 'patches', [])
+		cpio = self.tmp / 'b/kconform-kunit.cpio'
+		self.assertEqual(kjob.initrd, cpio)
+		with cpio.open('rb') as blob:
+			listed = subprocess.run(['cpio', '-t', '--quiet'], stdin=blob,
+						capture_output=True, text=True,
+						check=True).stdout.split()
+		self.assertIn('bin/kconform-mutants', listed)
+		init = (self.tmp / 'b/kunit-initramfs/init').read_text()
+		self.assertIn('/bin/kconform-mutants --kunit', init)
 
 	def test_a_package_is_booted_as_it_is_and_runs_no_kunit(self) -> None:
 		k = kernels.Package(self.img)

@@ -123,6 +123,24 @@ class PlanTest(unittest.TestCase):
 			('upstream', 'test_progs:cgroup_hierarchical_stats')])
 
 
+class CmdlineTest(unittest.TestCase):
+
+	def test_cmdline_words_reach_the_kunit_boot(self) -> None:
+		# mutate --schemata: `run --cmdline kconform.mutant=7`
+		tmp = Path(tempfile.mkdtemp())
+		src = tree.Source('linux-source-6.1', tmp / 'linux', tmp / 'work')
+		args = cli.parser().parse_args([
+			'run', '--out', str(tmp / 'out'), '--known-issues', str(KNOWN),
+			'--variant', 'debug', '--cmdline', 'kconform.mutant=7',
+			'--cmdline', 'x=1'])
+		inp = inputs.check(args, suites.load(inputs.REPO))
+		self.assertEqual(inp.cmdline, ('kconform.mutant=7', 'x=1'))
+		_, kjob = pipeline.jobs(inp, kernels.Built(inp.variant), src,
+					tree.Layout(inputs.REPO), {})
+		self.assertEqual(kjob.kernel_args, (*inp.variant.cmdline.split(),
+						    'kconform.mutant=7', 'x=1'))
+
+
 class StageErrorTest(unittest.TestCase):
 
 	def test_an_error_names_the_stage_it_ended(self) -> None:
