@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from . import ktap
+from . import coverage, ktap
 from .model import KERNEL_REPORT, Case, Status, Suite
 
 # The first line of each kind of kernel report, matched after the printk
@@ -200,12 +200,32 @@ def _owner(level: ktap.Level, idx: int) -> Optional[ktap.Node]:
 	return None
 
 
+def data_blanked(raw: Sequence[str]) -> List[str]:
+	"""raw with the userspace lines of each gcov data block (base64
+	between `kconform: gcov begin` and `kconform: gcov end`, coverage.py's)
+	made empty: data, not TAP, and a line of it may well start with "ok".
+	Kernel lines in a block stay (a report during the dump is still seen),
+	and so does the count of lines (times are per raw line)."""
+	out: List[str] = []
+	inside = False
+	for text in raw:
+		line = text.rstrip('\r\n')
+		if ktap.kernel_line(line):
+			out.append(text)
+		elif inside or line.startswith(coverage.BEGIN):
+			inside = line != coverage.END
+			out.append('')
+		else:
+			out.append(text)
+	return out
+
+
 def suites_from_console(raw: Sequence[str], kind: str, expected: Iterable[str],
 			timed_out: bool, boot_name: str,
 			times: Sequence[float] = ()) -> List[Suite]:
 	"""Every suite the console shows, plus the expected ones it lacks;
 	times (host seconds, one per raw line) give the cases durations."""
-	lines = ktap.clean(raw)
+	lines = ktap.clean(data_blanked(raw))
 	level = ktap.parse_level(lines)
 	ktap.time_nodes(level.nodes, times)
 	suites = ktap.kunit_suites(level) if kind == 'kunit' else \

@@ -92,6 +92,11 @@ class Level:
 		return len(self.nodes) - self.doc_start
 
 
+def kernel_line(text: str) -> bool:
+	"""Does the console line start with a printk timestamp?"""
+	return bool(_TIMESTAMP.match(text))
+
+
 def clean(raw: Sequence[str]) -> List[Line]:
 	"""Number the lines and strip printk prefixes and line ends.
 

@@ -143,6 +143,29 @@ class KselftestTest(unittest.TestCase):
 		self.assertEqual(cases(s['rust_samples'])[
 			'rust_samples_test/module.rmmod_prints_numbers_then_exit'], Status.PASS)
 
+	def test_gcov_data_between_documents_is_not_tap(self) -> None:
+		# The coverage variant sends each target's gcov data after it
+		# (guest/one-by-one): base64 lines, one of which starts with
+		# "ok" (seen in a real run: "malformed result line"); a kernel
+		# line in the block is still read.
+		raw = load('kselftest_two_targets.log')
+		block = ['kconform: gcov begin tcp_ehash',
+			 'H4sIAAAAAAAAA+2d',
+			 'ok+1sjVZjPUPUgziIZ7ZxYVQchDvkNZgpcS/xftWEOdgadUvm1onDTk7F3E',
+			 '[   12.345678] BUG: KASAN: use-after-free in gcov_seq_next+0x1/0x2',
+			 'not+ok/ZjPUPUgz',
+			 'kconform: gcov end']
+		s = by_name(console.suites_from_console(
+			raw[:81] + block + raw[81:], 'kselftest',
+			['tcp_ehash', 'rust_samples'], False, '<guest boot>'))
+		self.assertEqual(len(s['tcp_ehash'].cases), 10)
+		self.assertEqual(cases(s['rust_samples'])[
+			'rust_samples_test/module.rmmod_prints_numbers_then_exit'], Status.PASS)
+		self.assertNotIn('malformed', ' '.join(
+			c.message for suite in s.values() for c in suite.cases))
+		self.assertIn('KASAN', ' '.join(
+			c.message for suite in s.values() for c in suite.cases))
+
 	def test_document_short_of_its_plan(self) -> None:
 		log = ['TAP version 13', '1..2', 'ok 1 selftests: a: x',
 		       'TAP version 13', '1..1', 'ok 1 selftests: b: y']
