@@ -43,8 +43,9 @@ class Built:
 		"""Whether the series' fixes go into the tree (--fixes)."""
 		return mode != 'omit'
 
-	def describe(self, kernel: KernelInfo) -> None:
+	def describe(self, kernel: KernelInfo, build_dir: Path) -> None:
 		kernel.variant = self.variant.name
+		kernel.build_dir = str(build_dir)
 
 	def plan(self, repo: Path, available: Sequence[SuiteSpec],
 		 kinds: Sequence[str]) -> Tuple[List[NotApplicable], List[str]]:
@@ -122,7 +123,9 @@ class Package:
 		# some link): its fixes stay, the package's kernel is as it is
 		return True
 
-	def describe(self, kernel: KernelInfo) -> None:
+	def describe(self, kernel: KernelInfo, build_dir: Path) -> None:
+		# build_dir holds the kselftests' user space, no kernel's
+		# objects: none recorded
 		kernel.package = PackageInfo(self.img.asked, self.img.unpacked.package,
 					     self.img.unpacked.version, self.img.release,
 					     tests_from=kernel.source)

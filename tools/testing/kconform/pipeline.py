@@ -284,10 +284,10 @@ def derive(r: Run) -> Optional[Boots]:
 		return None
 	rep.kernel.version = tree.kernel_version(src.tree)
 	rep.kernel.series_sha256 = digest
-	kern.describe(rep.kernel)
 	if src.dropped:
 		rep.kernel.dropped_patches = dict(src.dropped)
 	gjob, kjob = jobs(inputs, kern, src, layout, rep.ccache)
+	kern.describe(rep.kernel, gjob.build_dir)
 	p = plan(inputs, r.registry, kern, src, gjob, kjob)
 	# the suites not applicable to the tree come first, as they are known
 	r.rep.not_applicable = [n for n in p.not_applicable if not n.named]

@@ -53,6 +53,9 @@ class KernelInfo:
 	package: Optional[PackageInfo] = None
 	# hook patches dropped from the series, with the reason
 	dropped_patches: Optional[Dict[str, str]] = None
+	# a variant's build folder (O=): what it compiled (mutate's "not
+	# compiled"); none for a package's kernel
+	build_dir: Optional[str] = None
 
 	def to_json(self) -> Dict[str, Any]:
 		out: Dict[str, Any] = {'source': self.source, 'version': self.version,
@@ -66,6 +69,8 @@ class KernelInfo:
 			out['package'] = dataclasses.asdict(self.package)
 		if self.dropped_patches is not None:
 			out['dropped_patches'] = self.dropped_patches
+		if self.build_dir is not None:
+			out['build_dir'] = self.build_dir
 		return out
 
 	@classmethod
@@ -79,7 +84,7 @@ class KernelInfo:
 			   PackageInfo(**{f.name: str(pkg.get(f.name, ''))
 					  for f in dataclasses.fields(PackageInfo)})
 			   if isinstance(pkg, dict) else None,
-			   doc.get('dropped_patches'))
+			   doc.get('dropped_patches'), doc.get('build_dir'))
 
 
 @dataclass

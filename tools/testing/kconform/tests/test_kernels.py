@@ -51,8 +51,9 @@ class KernelsTest(unittest.TestCase):
 		self.assertTrue(k.tree_fixes('apply'))
 		self.assertFalse(k.tree_fixes('omit'))
 		kernel = report.KernelInfo('linux-source-6.1')
-		k.describe(kernel)
-		self.assertEqual(kernel, report.KernelInfo('linux-source-6.1', variant='debug'))
+		k.describe(kernel, self.tmp / 'b')
+		self.assertEqual(kernel, report.KernelInfo('linux-source-6.1', variant='debug',
+							   build_dir=str(self.tmp / 'b')))
 		k.prepare(self.tmp, *self.jobs, self.tmp, [])
 		self.assertEqual((self.jobs[0].make_vars, self.jobs[1].initrd), ((), None))
 		st = Stages()
@@ -112,7 +113,8 @@ class KernelsTest(unittest.TestCase):
 		# the tree keeps its fixes: it only builds the kselftests
 		self.assertTrue(k.tree_fixes('omit'))
 		kernel = report.KernelInfo('linux-source-6.1')
-		k.describe(kernel)
+		k.describe(kernel, self.tmp / 'b')
+		self.assertIsNone(kernel.build_dir)
 		self.assertEqual(kernel.source, 'linux-image-6.1.0-57-amd64 6.1.192-3')
 		self.assertEqual(kernel.version, '6.1.192')
 		assert kernel.package is not None
