@@ -41,7 +41,10 @@ ours only, upstream's only, both and neither apart. A verdict's status
 (the score) stays ours; its `upstream` lists upstream's killing cases.
 
 mutants-equivalent.toml lists mutants that cannot change behaviour,
-each with its reason: they are counted apart, never run.
+each with its reason: they are counted apart, never run. So are the
+mutants of a file the judged kernel does not compile (not compiled: its
+baseline's build folder has no object of it, net/dccp/proto.c without
+CONFIG_IP_DCCP), judged before the first batch.
 
 --schemata (schemata.py) judges the mutants that take a run-time switch
 on one build instead, in loop boots; run_all and its verdicts stay.
@@ -74,6 +77,9 @@ OPERATORS = ('rel', 'const', 'not', 'true', 'false', 'logic', 'errno', 'ret0',
 	     'flag', 'swap', 'put')
 EQUIVALENTS = 'mutants-equivalent.toml'
 KILLED, SURVIVED, STILLBORN, EQUIVALENT = 'killed', 'survived', 'stillborn', 'equivalent'
+NOT_COMPILED = 'not_compiled'
+# the statuses counted per feature; the score is of the first two
+STATUSES = (KILLED, SURVIVED, STILLBORN, EQUIVALENT, NOT_COMPILED)
 Key = Tuple[str, str, str]		# kind, suite, case: as the gate names cases
 
 
@@ -585,6 +591,9 @@ class Outcome:
 	built: bool
 	cases: Dict[Key, Status] = field(default_factory=dict)
 	error: str = ''
+	# the folder its kernel was built in (results.json kernel.build_dir);
+	# None: not known (a results.json of before it was recorded)
+	build_dir: Optional[Path] = None
 
 
 class Runner(Protocol):
@@ -601,7 +610,7 @@ class Verdict:
 	status: str
 	by: List[str] = field(default_factory=list)	# our cases that killed it
 	note: str = ''
-	reason: str = ''			# equivalent: why
+	reason: str = ''			# equivalent, not compiled: why
 	# upstream's cases that killed it; None: upstream's tests did not
 	# judge it (a variant without them, no selectors among its judges)
 	upstream: Optional[List[str]] = None
@@ -715,6 +724,26 @@ def evaluate(batch: Sequence[Mutant], kind: str, run: Runner, judge: Judge,
 	return out
 
 
+def not_compiled(build: Optional[Path], files: Iterable[str]) -> Dict[str, str]:
+	"""file -> why the kernel built in build lacks it: a C file with no
+	object there (kbuild: foo.c -> foo.o in the O= folder; or its
+	.foo.o.cmd, which stays when a failed build, a stillborn mutant's,
+	deletes the object) that no object's dependencies name either
+	(kernel/sched/build_policy.o #includes rt.c). None when the folder is
+	not known or holds no kernel: what cannot be told is run."""
+	if build is None or not (build / 'vmlinux').exists():
+		return {}
+	lacking = {f for f in files if f.endswith('.c') and not (
+		(build / f).with_suffix('.o').exists() or
+		(build / f).with_name(f'.{Path(f).stem}.o.cmd').exists())}
+	if lacking:
+		named = re.compile(r'[\s/](' + '|'.join(map(re.escape, sorted(lacking))) + r')\s')
+		for cmd in build.rglob('.*.o.cmd'):
+			lacking -= {m.group(1) for m in named.finditer(cmd.read_text(errors='replace'))}
+	return {f: f'{f[:-2]}.o is not built: the variant\'s config does not compile {f}'
+		for f in sorted(lacking)}
+
+
 JOURNAL = 'journal.jsonl'
 
 
@@ -747,9 +776,11 @@ class Journal:
 			if not isinstance(entry, dict):
 				break
 			if 'baseline' in entry:
+				build = entry.get('build_dir')
 				self.baselines[str(entry['baseline'])] = Outcome(True, {
 					(str(c[0]), str(c[1]), str(c[2])): Status(str(c[3]))
-					for c in _list(entry.get('cases')) if isinstance(c, list)})
+					for c in _list(entry.get('cases')) if isinstance(c, list)},
+					build_dir=Path(build) if isinstance(build, str) else None)
 			else:
 				self.verdicts[(str(entry['kind']), str(entry['mutant']))] = entry
 		if self.verdicts:
@@ -783,7 +814,8 @@ class Journal:
 		if kind not in self.baselines:
 			self.baselines[kind] = base
 			self._append({'baseline': kind, 'cases': sorted(
-				[*k, s.value] for k, s in base.cases.items())})
+				[*k, s.value] for k, s in base.cases.items()),
+				'build_dir': str(base.build_dir) if base.build_dir else None})
 
 
 def _json_line(line: str) -> object:
@@ -844,8 +876,6 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		todo = [m for m in todo if m.key not in had]
 		if not todo:
 			continue
-		if planned:
-			planned(kind, todo)
 		features = sorted(set().union(*(judged[m.feature] for m in todo)))
 		base = baseline or (journal and journal.baseline(kind)) or \
 			run([], kind, features, f'{kind}-baseline')
@@ -854,6 +884,16 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 					    f'build:\n{base.error}')
 		if journal and not baseline:
 			journal.add_baseline(kind, base)
+		# a file the kernel does not compile: no case can see its
+		# mutants, so none is built (judged again on every run: a
+		# look at the build folder, not a verdict to journal)
+		lacking = not_compiled(base.build_dir, {m.file for m in todo})
+		for m in todo:
+			if m.file in lacking:
+				done[m.key] = Verdict(m, NOT_COMPILED, reason=lacking[m.file])
+		todo = [m for m in todo if m.file not in lacking]
+		if planned:
+			planned(kind, todo)
 		judge = Judge(owners, base, up)
 		# features whose judges name one upstream test (cgroup_iter) are
 		# never one batch either: its case would judge both
@@ -919,7 +959,8 @@ def outcome(path: Path) -> Outcome:
 		return Outcome(False, error=stillborn[0])
 	cases = {(s['kind'], s['name'], c['name']): Status(c['status'])
 		 for s in data.get('suites', []) for c in s.get('cases', [])}
-	return Outcome(True, cases, '\n'.join(errors))
+	build = report.KernelInfo.from_json(data.get('kernel', {})).build_dir
+	return Outcome(True, cases, '\n'.join(errors), Path(build) if build else None)
 
 
 def load_baseline(path: Path, kinds: Sequence[str], upstream_runs: bool = False) -> Outcome:
@@ -982,7 +1023,7 @@ def scores(verdicts: Sequence[Verdict]) -> Dict[str, Dict[str, object]]:
 	out: Dict[str, Dict[str, object]] = {}
 	for f in sorted({v.mutant.feature for v in verdicts}):
 		n = {s: sum(1 for v in verdicts if v.mutant.feature == f and v.status == s)
-		     for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)}
+		     for s in STATUSES}
 		judged = n[KILLED] + n[SURVIVED]
 		out[f] = {**n, 'score': round(100.0 * n[KILLED] / judged, 1) if judged else None}
 	return out
@@ -1047,10 +1088,10 @@ def lines(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
 	tests judged nothing ('' if they may have)."""
 	table = scores(verdicts)
 	out = ['', f'== mutation testing: {head}']
-	cols = ('feature', 'generated', 'run', KILLED, SURVIVED, STILLBORN, EQUIVALENT, 'score')
+	cols = ('feature', 'generated', 'run', *(s.replace('_', ' ') for s in STATUSES), 'score')
 	out += _table([cols] + [(f, str(generated.get(f, 0)),
-				 str(sum(int(str(t[s])) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT))),
-				 *(str(t[s]) for s in (KILLED, SURVIVED, STILLBORN, EQUIVALENT)),
+				 str(sum(int(str(t[s])) for s in STATUSES)),
+				 *(str(t[s]) for s in STATUSES),
 				 '-' if t['score'] is None else f'{t["score"]:.0f} %')
 				for f, t in table.items()])
 	surv = [v for v in verdicts if v.status == SURVIVED]
@@ -1068,6 +1109,16 @@ def lines(verdicts: Sequence[Verdict], infos: Dict[str, coverage.Info],
 			out.append(f'{label}:')
 			out += [f'  {v.mutant.id} [{v.mutant.feature}]' +
 				(f': {v.reason}' if v.reason else '') for v in these]
+	# one line per file: its mutants share the reason (tcp_ehash: 90 in
+	# net/dccp/proto.c)
+	unbuilt: Dict[Tuple[str, str], List[Verdict]] = {}
+	for v in verdicts:
+		if v.status == NOT_COMPILED:
+			unbuilt.setdefault((v.mutant.file, v.mutant.feature), []).append(v)
+	if unbuilt:
+		out.append('not compiled (never built or booted; mutate.json lists each):')
+	out += [f'  {path} [{feature}]: {len(vs)} mutant(s): {vs[0].reason}'
+		for (path, feature), vs in unbuilt.items()]
 	if stale:
 		out.append('equivalents that match no mutant any more: ' + ', '.join(stale))
 	return out + by_suite_lines(verdicts, why_no_table)

@@ -7,10 +7,11 @@ import argparse
 import contextlib
 import io
 import json
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Dict, List, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from kconform import coverage, guest, mutate, report, suites
 from kconform.model import Case, InputError, KconformError, Status, Suite
@@ -176,8 +177,10 @@ class FakeRunner:
 	"""A build fails with a stillborn mutant in it; a mutant kills its
 	feature's case; a crash mutant crashes another feature's suite."""
 
-	def __init__(self, stillborn: Set[str], kills: Set[str], crashes: Set[str]) -> None:
+	def __init__(self, stillborn: Set[str], kills: Set[str], crashes: Set[str],
+		     build: Optional[Path] = None) -> None:
 		self.stillborn, self.kills, self.crashes = stillborn, kills, crashes
+		self.build = build		# the kernel's build folder, as results.json names it
 		self.calls: List[List[str]] = []
 
 	def __call__(self, mutants: Sequence[mutate.Mutant], kind: str,
@@ -194,7 +197,7 @@ class FakeRunner:
 				other = next((f for f in features if f != m.feature), m.feature)
 				cases[(kind, other, 'case')] = Status.CRASH
 				cases[(kind, '<kunit boot>', '<boot>')] = Status.FAIL
-		return mutate.Outcome(True, cases)
+		return mutate.Outcome(True, cases, build_dir=self.build)
 
 
 SPECS = [suites.SuiteSpec(f, None, (f,), None) for f in ('a', 'b', 'c')]
@@ -248,7 +251,7 @@ class BatchTest(unittest.TestCase):
 						mutate.Verdict(fake('a', 3), 'survived'),
 						mutate.Verdict(fake('a', 4), 'stillborn')]),
 				 {'a': {'killed': 1, 'survived': 1, 'stillborn': 1,
-					'equivalent': 1, 'score': 50.0}})
+					'equivalent': 1, 'not_compiled': 0, 'score': 50.0}})
 
 	def test_a_baseline_of_an_earlier_run_is_not_run_again(self) -> None:
 		ms = [fake('a', 1), fake('b', 1)]
@@ -258,6 +261,74 @@ class BatchTest(unittest.TestCase):
 				     {m.feature: {m.file} for m in ms}, base)
 		self.assertEqual(runner.calls, [['a.c:1:rel:0', 'b.c:1:rel:0']])
 		self.assertEqual([v.status for v in got], ['killed', 'survived'])
+
+	def build_folder(self) -> Path:
+		"""A kernel's build folder (O=) that compiled a.c, c.c (its
+		object deleted by a failed build: its .cmd stays) and lib/d.c
+		(#included by lib/x.c: named in x.o's dependencies), not b.c."""
+		d = Path(tempfile.mkdtemp())
+		self.addCleanup(shutil.rmtree, d)
+		for name in ('vmlinux', 'a.o', '.c.o.cmd', 'lib/x.o', 'lib/.x.o.cmd'):
+			(d / name).parent.mkdir(parents=True, exist_ok=True)
+			(d / name).touch()
+		(d / 'lib/.x.o.cmd').write_text('deps_lib/x.o := \\\n  ../../linux/lib/d.c \\\n')
+		return d
+
+	def test_a_mutant_of_a_file_the_kernel_does_not_compile_is_never_built(self) -> None:
+		ms = [fake('a', 1), fake('b', 1), fake('c', 1), fake('d', 1, 'lib/d.c'), fake('b', 2)]
+		runner = FakeRunner(set(), {'a.c:1:rel:0'}, set(), self.build_folder())
+		got = mutate.run_all(ms, ['kunit'], SPECS + [suites.SuiteSpec('d', None, ('d',), None)],
+				     {}, runner, {m.feature: {m.file} for m in ms})
+		why = "b.o is not built: the variant's config does not compile b.c"
+		self.assertEqual([(v.mutant.id, v.status, v.reason) for v in got], [
+			('a.c:1:rel:0', 'killed', ''), ('b.c:1:rel:0', 'not_compiled', why),
+			('c.c:1:rel:0', 'survived', ''), ('lib/d.c:1:rel:0', 'survived', ''),
+			('b.c:2:rel:0', 'not_compiled', why)])
+		# after the baseline, one batch without b's mutants
+		self.assertEqual(runner.calls, [[], ['a.c:1:rel:0', 'c.c:1:rel:0', 'lib/d.c:1:rel:0']])
+		# counted apart, not in the score
+		self.assertEqual(mutate.scores(got)['b'], {
+			'killed': 0, 'survived': 0, 'stillborn': 0, 'equivalent': 0,
+			'not_compiled': 2, 'score': None})
+		text = mutate.lines(got, {}, 'head', {'a': 1, 'b': 2, 'c': 1, 'd': 1}, [])
+		self.assertEqual(text[2:4], [
+			'feature  generated  run  killed  survived  stillborn  equivalent'
+			'  not compiled  score',
+			'a                1    1       1         0          0           0'
+			'             0  100 %'])
+		self.assertIn('b                2    2       0         0          0           0'
+			      '             2      -', text)
+		at = text.index('not compiled (never built or booted; mutate.json lists each):')
+		self.assertEqual(text[at + 1], f'  b.c [b]: 2 mutant(s): {why}')
+		doc = json.loads(json.dumps(mutate.to_json(got, {}, {})))
+		self.assertEqual([(m['verdict'], m['reason']) for m in doc['mutants']
+				  if m['id'] == 'b.c:1:rel:0'], [('not_compiled', why)])
+
+	def test_an_unknown_build_folder_judges_nothing_not_compiled(self) -> None:
+		# a results.json of before kernel.build_dir, or a folder with no
+		# kernel in it: every mutant is run
+		d = self.build_folder()
+		self.assertEqual(mutate.not_compiled(None, ['b.c']), {})
+		(d / 'vmlinux').unlink()
+		self.assertEqual(mutate.not_compiled(d, ['b.c']), {})
+		# a header has no object of its own
+		self.assertEqual(mutate.not_compiled(self.build_folder(), ['b.h']), {})
+
+	def test_a_baseline_file_names_its_kernels_build_folder(self) -> None:
+		build = self.build_folder()
+		p = build / 'results.json'
+		report.write_json(report.RunReport(
+			kernel=report.KernelInfo('', build_dir=str(build)), accel='tcg', suites=[
+				Suite('a', 'kunit', [Case('case', Status.PASS)]),
+				Suite('b', 'kunit', [Case('case', Status.PASS)])]), p)
+		base = mutate.load_baseline(p, ['kunit'])
+		self.assertEqual(base.build_dir, build)
+		ms = [fake('a', 1), fake('b', 1)]
+		runner = FakeRunner(set(), set(), set())
+		got = mutate.run_all(ms, ['kunit'], SPECS, {}, runner,
+				     {m.feature: {m.file} for m in ms}, base)
+		self.assertEqual([v.status for v in got], ['survived', 'not_compiled'])
+		self.assertEqual(runner.calls, [['a.c:1:rel:0']])
 
 	def test_a_suite_that_requires_a_features_file_judges_its_mutants(self) -> None:
 		# 'c' has KUnit cases only; kselftest target 'k' requires c.c and
@@ -491,6 +562,17 @@ class JournalTest(unittest.TestCase):
 			self.assertIsNone(again.verdict('kunit', mutate.Mutant(
 				'a', 'a.c', 1, 'rel', 0, 'f', 'x', 'y', '')))
 
+	def test_a_baseline_keeps_its_build_folder(self) -> None:
+		# a resumed run judges what its kernel does not compile by the
+		# stopped run's baseline
+		with tempfile.TemporaryDirectory() as d:
+			with contextlib.redirect_stdout(io.StringIO()):
+				j = mutate.Journal(Path(d), self.CONTEXT, False)
+				j.add_baseline('kunit', mutate.Outcome(True, build_dir=Path('/b/debug')))
+				again = mutate.Journal(Path(d), self.CONTEXT, False).baseline('kunit')
+		assert again is not None
+		self.assertEqual(again.build_dir, Path('/b/debug'))
+
 
 class KernelRunnerTest(unittest.TestCase):
 	"""The real runner's reading of a run's results.json."""
@@ -571,8 +653,10 @@ class ReportTest(unittest.TestCase):
 		      mutate.Verdict(ms['demo.c:18:const:0'], 'killed', ['kunit:demo:x'])]
 		text = mutate.lines(vs, infos, 'head', {'demo': 30}, [])
 		self.assertEqual(text[2:5], [
-			'feature  generated  run  killed  survived  stillborn  equivalent  score',
-			'demo            30    3       1         2          0           0   33 %',
+			'feature  generated  run  killed  survived  stillborn  equivalent'
+			'  not compiled  score',
+			'demo            30    3       1         2          0           0'
+			'             0   33 %',
 			'survivors (the line, why, the mutant):'])
 		self.assertIn('  demo.c:15:rel:0 [demo, demo_check]: not checked '
 			      '(executed: kunit-console 3x)', text)

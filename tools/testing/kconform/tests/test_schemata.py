@@ -369,8 +369,10 @@ class FakeRun:
 	failing, a crashing one's boot ending inside it."""
 
 	def __init__(self, bad: str, kills: Set[str], crash: str,
-		     loop_results: bool = True, spoils: str = '', rerun_fails: bool = False) -> None:
+		     loop_results: bool = True, spoils: str = '', rerun_fails: bool = False,
+		     build: str = '') -> None:
 		self.bad, self.kills, self.crash = bad, kills, crash
+		self.build = build		# results.json's kernel.build_dir
 		self.loop_results = loop_results	# False: a loop boot writes none
 		# a mutant that passes but leaves the kernel failing every run
 		# after it in its boot; a suite that fails when run again
@@ -402,7 +404,9 @@ class FakeRun:
 		      if w.startswith(schemata.SWITCH_PARAM + '=')]
 		killed = any(i in self.kills for i, n in s.numbers.items() if n in on)
 		if self.loop_results or not loop:
-			(out / 'results.json').write_text(json.dumps({'errors': [], 'suites': [
+			(out / 'results.json').write_text(json.dumps({
+				'kernel': {'build_dir': self.build} if self.build else {},
+				'errors': [], 'suites': [
 				{'kind': kind, 'name': name, 'cases': [
 					{'name': c, 'status': 'fail' if killed and c.endswith('two')
 					 else 'pass'} for _, s, c in CASES[kind] if s == name]}
@@ -453,10 +457,12 @@ def expand(ranges: str) -> List[int]:
 	return out
 
 
-def judge_fb(fake: FakeRun, ids: Sequence[str], name: str = 'genetlink.c') -> Dict[str, str]:
-	"""These mutants of a file (feature fb, a kselftest target) through
-	the schemata runner and the fake run: id -> verdict."""
-	fb = [m for m in mutants(name, 'fb') if m.id in ids]
+def judge_fb(fake: FakeRun, ids: Sequence[str], name: str = 'genetlink.c',
+	     also: Sequence[str] = ()) -> Dict[str, str]:
+	"""These mutants of a file, and of those also names (feature fb, a
+	kselftest target), through the schemata runner and the fake run:
+	id -> verdict."""
+	fb = [m for n in (name, *also) for m in mutants(n, 'fb') if m.id in ids]
 	judging = schemata.Judging({'fb': {'fb'}}, {'kselftest': {'fb'}},
 				   {'kselftest': {'fb': ['fb']}})
 	with tempfile.TemporaryDirectory() as tmp:
@@ -470,7 +476,7 @@ def judge_fb(fake: FakeRun, ids: Sequence[str], name: str = 'genetlink.c') -> Di
 		with contextlib.redirect_stdout(io.StringIO()):
 			return {v.mutant.id: v.status for v in schemata.run(
 				fb, ['kselftest'], SPECS, {}, boots, batch,
-				{'fb': {name}}, None, False, None)}
+				{'fb': {name, *also}}, None, False, None)}
 
 
 class RunnerTest(unittest.TestCase):
@@ -523,6 +529,23 @@ class RunnerTest(unittest.TestCase):
 				      'genetlink.c:16:false:0'])
 		self.assertEqual(got, {'genetlink.c:16:rel:0': 'killed', 'genetlink.c:16:true:0':
 				       'survived', 'genetlink.c:16:false:0': 'survived'})
+
+	def test_a_file_the_kernel_does_not_compile_is_in_no_loop(self) -> None:
+		# the baseline's build folder has forms.o, not genetlink.o: fb's
+		# loop runs forms.c's mutant only
+		with tempfile.TemporaryDirectory() as b:
+			for name in ('vmlinux', 'forms.o'):
+				(Path(b) / name).touch()
+			fake = FakeRun(bad='', kills=set(), crash='', build=b)
+			got = judge_fb(fake, ['forms.c:26:rel:0', 'genetlink.c:16:rel:0',
+					      'genetlink.c:16:true:0'], 'forms.c', ['genetlink.c'])
+		self.assertEqual(got, {'forms.c:26:rel:0': 'survived',
+				       'genetlink.c:16:rel:0': 'not_compiled',
+				       'genetlink.c:16:true:0': 'not_compiled'})
+		assert fake.boots is not None
+		n = fake.boots.schemata.numbers
+		loops = [w for c in fake.calls for w in c if w.startswith('kconform.mutants=')]
+		self.assertEqual(loops, [f'kconform.mutants={schemata.ranges([0, n["forms.c:26:rel:0"], 0])}'])
 
 	def test_schemata_then_the_rest_batch_by_batch(self) -> None:
 		fa = [m for m in mutants('max31760.c', 'fa')
