@@ -59,6 +59,9 @@ PREAMBLE = re.compile(r'^(\s|$|CPU: |Hardware name: |Workqueue: |Modules linked 
 		      r'CR2: |DR\d: |Tainted: |task:|<TASK>|name \S+, interval \d+)')
 PREAMBLE_SPAN = 15
 PREAMBLE_START = re.compile(r'^CPU: \d+ PID: ')
+# What user space writes to /dev/kmsg: a kernel line of no context of
+# the dump's (run_kselftest.sh's, as each lane starts a target)
+USER_KMSG = ('kselftest: Running tests in ',)
 # Stack dumps that inform rather than report a bug: the OOM killer at
 # work, an allocation failure the caller handles (warn_alloc(); sysctl's
 # register of a table that got -ENOMEM, as fail-nth makes it in a new
@@ -136,14 +139,15 @@ def _informing_frame(lines: Sequence[ktap.Line], n: int) -> bool:
 def _header(lines: Sequence[ktap.Line], n: int) -> int:
 	"""The line above the preamble of the stack dump at n, or n. Test
 	output between them (another lane's TAP or its lane prefix, written
-	meanwhile) is passed over: it is no kernel line. So is what another
+	meanwhile, or a line user space wrote to /dev/kmsg: USER_KMSG) is
+	passed over: it is no line of the dump's context. So is what another
 	CPU logged inside the preamble, which dump_stack() starts with its
 	"CPU: " line."""
 	top = next((m for m in range(n - 1, max(-1, n - PREAMBLE_SPAN), -1)
 		    if PREAMBLE_START.match(lines[m][1])), n)
 	for m in range(top - 1, max(-1, n - PREAMBLE_SPAN), -1):
 		text = lines[m][1]
-		if text.startswith(('#', 'kconform-lane')) or ktap.is_result(text):
+		if text.startswith(('#', 'kconform-lane', *USER_KMSG)) or ktap.is_result(text):
 			continue
 		if not PREAMBLE.match(text):
 			return m

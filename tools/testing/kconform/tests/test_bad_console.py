@@ -251,6 +251,19 @@ class KernelReportTest(unittest.TestCase):
 		self.assertEqual([ktap.clean(raw)[n][1] for n in found],
 				 ['sysctl could not get directory: /net/ipv4/conf/default -17'])
 
+	def test_a_kselftest_kmsg_marker_above_the_preamble_is_passed_over(self) -> None:
+		# 6.1.187-1's release run, tcp_ehash's fail-nth beside
+		# bpf_security's lane: run_kselftest.sh wrote "kselftest: Running
+		# tests in bpf_security" to /dev/kmsg between the sysctl -ENOMEM
+		# line and dump_stack()'s "CPU: " line; it was taken for the
+		# dump's header, so tcp_ehash and upstream crashed.
+		raw = bad('fail-nth-sysctl-enomem-kmsg-marker.log')
+		self.assertEqual(console.reports(ktap.clean(raw)), [])
+		raw = [t.replace('/net/ipv6 -12', '/net/ipv6 -17') for t in raw]
+		found = console.reports(ktap.clean(raw))
+		self.assertEqual([ktap.clean(raw)[n][1] for n in found],
+				 ['sysctl could not get directory: /net/ipv6 -17'])
+
 
 class PlanTest(unittest.TestCase):
 
