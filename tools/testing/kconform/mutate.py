@@ -748,16 +748,19 @@ JOURNAL = 'journal.jsonl'
 
 
 class Journal:
-	"""--out's journal.jsonl: what a run was (its first line: variant,
-	series digest, run options) and each verdict per kind and baseline
-	as it comes, so that a run stopped by the end of a session or a
-	signal goes on where it stopped (the whole set is a night's work).
+	"""--journal (--out's journal.jsonl): what a run was (its first
+	line: variant, series digest, run options) and each verdict per kind
+	and baseline as it comes, so that a run stopped by the end of a
+	session or a signal goes on where it stopped (the whole set is a
+	night's work; a journal kept in the repository goes on on the next
+	machine).
 	A journal of another tree or variant is set aside, as is any with
 	fresh, and a line that does not parse ends what is read (the run
 	was stopped while writing it)."""
 
-	def __init__(self, out: Path, context: Dict[str, object], fresh: bool) -> None:
-		self.path = out / JOURNAL
+	def __init__(self, path: Path, context: Dict[str, object], fresh: bool) -> None:
+		self.path = path
+		path.parent.mkdir(parents=True, exist_ok=True)
 		self.verdicts: Dict[Tuple[str, str], Dict[str, object]] = {}
 		self.baselines: Dict[str, Outcome] = {}
 		lines = self.path.read_text().splitlines() if self.path.exists() else []
@@ -1178,9 +1181,14 @@ def options(p: argparse.ArgumentParser, repo: Path) -> None:
 		       'each judged with its switch on in its feature\'s loop '
 		       'boot; the rest batch by batch as without; with --list, '
 		       'per feature how many can')
+	p.add_argument('--journal', metavar='FILE',
+		       help='the verdicts as they come, and those a stopped run of '
+		       'the same tree left, which are not judged again (default '
+		       '--out\'s journal.jsonl; a file in the repository carries a '
+		       'run across machines)')
 	p.add_argument('--fresh', action='store_true',
 		       help='judge every mutant again, not only those a stopped run '
-		       'of the same tree left (--out\'s journal.jsonl)')
+		       'of the same tree left (--journal)')
 
 
 def no_table(variant: guest.Variant, kinds: Sequence[str]) -> str:
@@ -1242,8 +1250,9 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 		return 0
 	runner = KernelRunner(main, out, args.variant, shlex.split(args.run_args))
 	files_of = {f: {t.file for t in ts} for f, ts in wanted.items()}
-	journal = Journal(out, {'variant': args.variant, 'series': digest,
-				'run_args': args.run_args, 'baseline': args.baseline or ''},
+	journal = Journal(Path(args.journal).resolve() if args.journal else out / JOURNAL,
+			  {'variant': args.variant, 'series': digest,
+			   'run_args': args.run_args, 'baseline': args.baseline or ''},
 			  args.fresh)
 	boots = _boots(args, main, out, chosen, equivalents, src.tree, specs, files_of,
 		       upstream_runs) if args.schemata else None

@@ -521,10 +521,10 @@ class JournalTest(unittest.TestCase):
 		with contextlib.redirect_stdout(io.StringIO()):
 			with self.assertRaises(Stop):
 				mutate.run_all(ms, ['kunit'], SPECS, {}, stopping, files,
-					       journal=mutate.Journal(d, self.CONTEXT, False))
+					       journal=mutate.Journal(d / mutate.JOURNAL, self.CONTEXT, False))
 			second = FakeRunner(set(), {'a.c:1:rel:0', 'b.c:2:rel:0'}, set())
 			got = mutate.run_all(ms, ['kunit'], SPECS, {}, second, files,
-					     journal=mutate.Journal(d, context2, fresh))
+					     journal=mutate.Journal(d / mutate.JOURNAL, context2, fresh))
 		return second.calls, got, d
 
 	def test_the_second_run_judges_only_what_the_first_left(self) -> None:
@@ -550,26 +550,39 @@ class JournalTest(unittest.TestCase):
 	def test_a_line_cut_short_by_the_stop_ends_what_is_read(self) -> None:
 		with tempfile.TemporaryDirectory() as d:
 			with contextlib.redirect_stdout(io.StringIO()):
-				j = mutate.Journal(Path(d), self.CONTEXT, False)
+				j = mutate.Journal(Path(d) / mutate.JOURNAL, self.CONTEXT, False)
 				j.add('kunit', mutate.Verdict(fake('a', 1), 'killed', ['kunit:a:case']))
 				j.add('kunit', mutate.Verdict(fake('b', 1), 'survived'))
 				text = (Path(d) / mutate.JOURNAL).read_text()
 				(Path(d) / mutate.JOURNAL).write_text(text[:-20])
-				again = mutate.Journal(Path(d), self.CONTEXT, False)
+				again = mutate.Journal(Path(d) / mutate.JOURNAL, self.CONTEXT, False)
 			self.assertIsNotNone(again.verdict('kunit', fake('a', 1)))
 			self.assertIsNone(again.verdict('kunit', fake('b', 1)))
 			# a mutant whose line changed is not the one judged
 			self.assertIsNone(again.verdict('kunit', mutate.Mutant(
 				'a', 'a.c', 1, 'rel', 0, 'f', 'x', 'y', '')))
 
+	def test_a_journal_outside_out_goes_on_from_there(self) -> None:
+		# --journal FILE: a file of the repository, kept from machine to
+		# machine, in a folder the first run makes
+		with tempfile.TemporaryDirectory() as d:
+			path = Path(d) / 'repo' / 'mutants-journal.jsonl'
+			with contextlib.redirect_stdout(io.StringIO()):
+				mutate.Journal(path, self.CONTEXT, False).add(
+					'kunit', mutate.Verdict(fake('a', 1), 'killed', ['kunit:a:case']))
+				again = mutate.Journal(path, self.CONTEXT, False)
+			v = again.verdict('kunit', fake('a', 1))
+			assert v is not None
+			self.assertEqual((v.status, v.by), ('killed', ['kunit:a:case']))
+
 	def test_a_baseline_keeps_its_build_folder(self) -> None:
 		# a resumed run judges what its kernel does not compile by the
 		# stopped run's baseline
 		with tempfile.TemporaryDirectory() as d:
 			with contextlib.redirect_stdout(io.StringIO()):
-				j = mutate.Journal(Path(d), self.CONTEXT, False)
+				j = mutate.Journal(Path(d) / mutate.JOURNAL, self.CONTEXT, False)
 				j.add_baseline('kunit', mutate.Outcome(True, build_dir=Path('/b/debug')))
-				again = mutate.Journal(Path(d), self.CONTEXT, False).baseline('kunit')
+				again = mutate.Journal(Path(d) / mutate.JOURNAL, self.CONTEXT, False).baseline('kunit')
 		assert again is not None
 		self.assertEqual(again.build_dir, Path('/b/debug'))
 
