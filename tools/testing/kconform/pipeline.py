@@ -193,6 +193,9 @@ def describe(e: BaseException) -> str:
 		return str(e)
 	if isinstance(e, KeyboardInterrupt):
 		return 'interrupted (SIGINT): results so far are kept'
+	if isinstance(e, proc.Terminated):
+		# report.stopped() knows a stopped run's results.json by this
+		return f'{e}: results so far are kept'
 	tb = ''.join(traceback.format_exception(e)[-6:])
 	return f'{type(e).__name__}: {e} (the run stopped here; results so far are kept)\n{tb}'
 

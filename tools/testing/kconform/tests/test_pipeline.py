@@ -2,6 +2,7 @@
 """The run's plan (pipeline.py), made before anything is built: what is
 not applicable to a tree is reported whole, one <suite> case each."""
 
+import signal
 import tempfile
 import threading
 import unittest
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any, List, Tuple
 from unittest import mock
 
-from kconform import applicable, cli, deps, inputs, kernels, pipeline, report, suites, tree, upstream
+from kconform import applicable, cli, deps, inputs, kernels, pipeline, proc, report, suites, tree, upstream
 
 from kconform.model import Case, Kind, Status, Suite
 
@@ -143,7 +144,7 @@ class CmdlineTest(unittest.TestCase):
 
 class StageErrorTest(unittest.TestCase):
 
-	def test_an_error_names_the_stage_it_ended(self) -> None:
+	def stop_in_the_build(self, signal: BaseException) -> Tuple[report.RunReport, Path]:
 		out = Path(tempfile.mkdtemp())
 		args = cli.parser().parse_args(['run', '--out', str(out),
 						'--known-issues', str(KNOWN)])
@@ -151,7 +152,7 @@ class StageErrorTest(unittest.TestCase):
 
 		def broken(r: pipeline.Run) -> None:
 			with r.st.stage('build', 'the kernel'):
-				raise KeyboardInterrupt
+				raise signal
 
 		with mock.patch.object(pipeline, 'stages', broken), \
 				mock.patch.object(deps, 'ensure', lambda packages: None):
@@ -160,11 +161,25 @@ class StageErrorTest(unittest.TestCase):
 		self.assertEqual([(e.stage, e.signal) for e in rep.stage_errors],
 				 [('build', True)])
 		self.assertTrue(rep.stopped)
-		self.assertEqual(report.read(out / 'results.json')['errors'],
+		return rep, out / 'results.json'
+
+	def test_an_error_names_the_stage_it_ended(self) -> None:
+		_, path = self.stop_in_the_build(KeyboardInterrupt())
+		self.assertEqual(report.read(path)['errors'],
 				 ['interrupted (SIGINT): results so far are kept'])
 		# a run stopped before any suite still has them in results.json
-		says_what_is_missing(self, out / 'results.json',
-				     'no result: interrupted (SIGINT)')
+		says_what_is_missing(self, path, 'no result: interrupted (SIGINT)')
+
+	def test_sigterm_in_the_build_is_a_stopped_run_to_its_readers(self) -> None:
+		# mutate, matrix and bisect stop on a run a signal ended: a
+		# SIGTERM during a mutant's build was once written with its
+		# traceback, which report.stopped() did not know, and mutate
+		# went on to the next batch
+		_, path = self.stop_in_the_build(proc.Terminated(signal.SIGTERM))
+		data = report.read(path)
+		self.assertEqual(data['errors'],
+				 ['terminated by SIGTERM: results so far are kept'])
+		self.assertTrue(report.stopped(data))
 
 
 class BesideTest(unittest.TestCase):
