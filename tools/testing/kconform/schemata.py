@@ -731,6 +731,21 @@ BOOT_CASE = {Kind.KUNIT: '<kunit boot>', Kind.KSELFTEST: '<guest boot>'}
 KUNIT_SUITES = 'kconform.kunit_suites'
 
 
+def _before_any_run(read: Callable[[str], List[str]]) -> Callable[[str], List[str]]:
+	"""read(path), each file's lines as they were at its first read: the
+	schemata and the switch are made from the tree before any run, and
+	a run leaves its patches in the tree it built (a schemata built
+	again without a switch that did not compile, read from the patched
+	tree, matched no mutant)."""
+	files: Dict[str, List[str]] = {}
+
+	def first(path: str) -> List[str]:
+		if path not in files:
+			files[path] = read(path)
+		return files[path]
+	return first
+
+
 class Runner:
 	"""mutate's Runner on one build holding the switched mutants and the
 	switch (run --patch, twice: the schemata and the kernel side). The
@@ -756,9 +771,9 @@ class Runner:
 		self.variant = variant
 		self.extra = list(extra)
 		self.order = list(order)
-		self.read = read
+		self.read = _before_any_run(read)
 		self.judging = judging
-		self.schemata = build(self.order, read)
+		self.schemata = build(self.order, self.read)
 		self.dropped: Dict[str, str] = {}	# id -> why its switch is out
 		self.baselines: Dict[str, mutate.Outcome] = {}
 		self.seen: Dict[Tuple[str, str], mutate.Outcome] = {}	# (kind, key)
@@ -822,9 +837,14 @@ class Runner:
 						if log.exists() else [], self.schemata)
 			if not named or other:
 				why = 'the schemata build failed: ' + (other or [got.error])[0]
+				print(f'kconform: mutate: {why}: every mutant goes batch by batch',
+				      flush=True)
 				self.dropped.update({i: why for i in self.schemata.numbers})
 				self.schemata = Schemata(fallback=self.schemata.fallback)
 				continue	# the baseline again, with nothing switched
+			print(f'kconform: mutate: the schemata build failed; the compiler '
+			      f'names {len(named)} switch(es), built again without them: '
+			      f'{", ".join(sorted(named))}', flush=True)
 			self.dropped.update({i: 'its switch does not compile' for i in named})
 			self.schemata = build([m for m in self.order if m.id not in self.dropped],
 					      self.read)

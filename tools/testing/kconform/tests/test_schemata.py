@@ -448,6 +448,22 @@ def tree(path: str) -> List[str]:
 	return ['obj-y += a.o'] if path == schemata.MAKEFILE else lines_of(path)
 
 
+class LiveTree:
+	"""The runner's tree as runs leave it: from the first run on, the
+	schemata's and the switch's patches are in it (each switched file
+	one line down, the switch's object in lib/Makefile)."""
+
+	def __init__(self, runs: FakeRun) -> None:
+		self.runs = runs
+
+	def __call__(self, path: str) -> List[str]:
+		if not self.runs.calls:
+			return tree(path)
+		if path == schemata.MAKEFILE:
+			return tree(path) + [schemata.OBJECT]
+		return ['#include <linux/kconform_mutant.h>', *tree(path)]
+
+
 def expand(ranges: str) -> List[int]:
 	"""3,7-9 as guest/mutants reads it."""
 	out: List[int] = []
@@ -562,7 +578,11 @@ class RunnerTest(unittest.TestCase):
 			{'kunit': {'fa': ['fa']}, 'kselftest': {'fa': ['fa'], 'fb': ['fb']}},
 			{'fb': 10.0})
 		with tempfile.TemporaryDirectory() as tmp:
-			boots = schemata.Runner(fake, Path(tmp), 'debug', [], chosen, tree, judging)
+			# the build that fails leaves the tree patched: the
+			# schemata without its culprit is still made from the
+			# tree's lines before any run
+			boots = schemata.Runner(fake, Path(tmp), 'debug', [], chosen,
+						LiveTree(fake), judging)
 			fake.boots = boots
 			batched: List[List[str]] = []
 
