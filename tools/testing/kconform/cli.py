@@ -363,6 +363,10 @@ def parser() -> argparse.ArgumentParser:
 	run.add_argument('--jobs', type=int, default=len(os.sched_getaffinity(0)))
 	run.add_argument('--kunit-timeout', type=int, default=300, metavar='S')
 	run.add_argument('--guest-timeout', type=int, default=900, metavar='S')
+	run.add_argument('--silence-timeout', type=int, metavar='S',
+			 help='end a boot whose console prints nothing for S seconds, '
+			 'as a timeout (mutate --schemata\'s loop boots: a mutant that '
+			 'wedged the kernel; default: only the timeouts above)')
 	run.set_defaults(func=cmd_run)
 
 	ps = sub.add_parser('parse', help='a saved console log through the same '

@@ -112,6 +112,8 @@ class GuestJob:
 	lanes: int = 1
 	# per build made here, what it took from ccache (ccache.measured)
 	ccache: Dict[str, Dict[str, int]] = field(default_factory=dict)
+	# a boot whose console is silent this long (s) ends as a timeout
+	silence: Optional[int] = None
 
 	@property
 	def image(self) -> Path:
@@ -735,7 +737,7 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 		parts += plan.cmdline()
 	r = proc.run(qemu_argv(job, accel, ' '.join(p for p in parts if p)),
 		     job.out / log_name,
-		     job.timeout, echo=echo)
+		     job.timeout, echo=echo, idle=job.silence)
 	out = mark_not_built(lanes.suites(r.lines, r.times, plan, r.timed_out),
 			     not_built_of(job.installed))
 	for s in out:

@@ -40,6 +40,7 @@ class Inputs:
 	jobs: int = 1
 	kunit_timeout: int = 300
 	guest_timeout: int = 900
+	silence_timeout: Optional[int] = None	# --silence-timeout S
 	seeds: Path = REPO
 	log: Optional[Path] = None	# parse: the console log
 	ccache_remote: Optional[str] = None	# --ccache-remote URL
@@ -167,6 +168,7 @@ def check(args: argparse.Namespace, registry: Sequence[suites.SuiteSpec]) -> Inp
 		lanes=getattr(args, 'lanes', 2), jobs=getattr(args, 'jobs', 1),
 		kunit_timeout=getattr(args, 'kunit_timeout', 300),
 		guest_timeout=getattr(args, 'guest_timeout', 900),
+		silence_timeout=getattr(args, 'silence_timeout', None),
 		seeds=Path(getattr(args, 'seeds', REPO)),
 		log=Path(args.log) if getattr(args, 'log', None) else None,
 		ccache_remote=getattr(args, 'ccache_remote', None),

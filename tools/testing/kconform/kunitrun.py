@@ -35,6 +35,8 @@ class KunitJob:
 	# would end the boot first, so then the arguments end with `--`
 	# (the kernel leaves what follows to init: kunit.py's additions)
 	initrd: Optional[Path] = None
+	# a boot whose console is silent this long (s) ends as a timeout
+	silence: Optional[int] = None
 
 
 def _tool(job: KunitJob, verb: str, *extra: str) -> List[str]:
@@ -82,7 +84,7 @@ def execute(job: KunitJob, expected: Sequence[str], qemu_args: Sequence[str],
 	# in blocks, with the time of the block.
 	r = proc.run(exec_argv(job, qemu_args, filter_glob),
 		     job.out / f'kunit-console{tag}.log', job.timeout + 120,
-		     cwd=job.tree, env={'PYTHONUNBUFFERED': '1'})
+		     cwd=job.tree, env={'PYTHONUNBUFFERED': '1'}, idle=job.silence)
 	return classify(r, expected)
 
 

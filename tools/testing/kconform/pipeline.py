@@ -317,13 +317,16 @@ def jobs(inputs: Inputs, kern: kernels.Kernel, src: tree.Source, layout: tree.La
 	variant = inputs.variant
 	build_root = src.work / 'build'
 	_migrate(build_root)
+	silence = int(inputs.silence_timeout * variant.timeout_factor) \
+		if inputs.silence_timeout else None
 	gjob = guest.GuestJob(REPO, src.tree, build_root / kern.folder(),
 			      inputs.out, inputs.jobs,
 			      int(inputs.guest_timeout * variant.timeout_factor),
-			      variant, lanes=inputs.lanes, ccache=stats)
+			      variant, lanes=inputs.lanes, ccache=stats, silence=silence)
 	kjob = kunitrun.KunitJob(src.tree, gjob.build_dir, inputs.out,
 				 int(inputs.kunit_timeout * variant.timeout_factor),
-				 tuple(variant.cmdline.split()) + inputs.cmdline)
+				 tuple(variant.cmdline.split()) + inputs.cmdline,
+				 silence=silence)
 	kern.prepare(REPO, gjob, kjob, layout.patches, layout.series())
 	return gjob, kjob
 

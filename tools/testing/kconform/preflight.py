@@ -129,7 +129,9 @@ def run(args: argparse.Namespace, out: Path, variant: guest.Variant,
 	"""`run`'s arguments beyond their syntax, and its outputs."""
 	for option, value, least in (('--jobs', args.jobs, 1),
 				     ('--kunit-timeout', args.kunit_timeout, 1),
-				     ('--guest-timeout', args.guest_timeout, 1)):
+				     ('--guest-timeout', args.guest_timeout, 1),
+				     ('--silence-timeout', 1 if args.silence_timeout is None
+				      else args.silence_timeout, 1)):
 		if value < least:
 			raise InputError(f'{option} {value}: must be {least} or more')
 	if args.accel == 'kvm' and not os.access('/dev/kvm', os.R_OK | os.W_OK):

@@ -725,10 +725,21 @@ class Judging:
 LOOP_BASE = 600
 PER_KUNIT_MUTANT = 60
 LOOP_BUDGET = 1800
+# a boot with mutants on whose console is silent this long (s), or for a
+# mutant's share and two minutes where that is longer, is ended as a
+# timeout: a mutant wedged the kernel (a netlink_intro mutant's oops left
+# a lock held, and its loop boot sat silent towards its 42-minute timeout)
+SILENCE = 300
 TIMEOUT_OPTION = {Kind.KUNIT: '--kunit-timeout', Kind.KSELFTEST: '--guest-timeout'}
 CONSOLE = {Kind.KUNIT: 'kunit-console.log', Kind.KSELFTEST: 'guest-console.log'}
 BOOT_CASE = {Kind.KUNIT: '<kunit boot>', Kind.KSELFTEST: '<guest boot>'}
 KUNIT_SUITES = 'kconform.kunit_suites'
+
+
+def silence(per: int) -> int:
+	"""--silence-timeout of a boot with mutants on, a mutant's share of
+	its time being per (s)."""
+	return max(SILENCE, per + 120)
 
 
 def _before_any_run(read: Callable[[str], List[str]]) -> Callable[[str], List[str]]:
@@ -804,7 +815,7 @@ class Runner:
 		return [m for m in self.order if m.id in self.schemata.numbers]
 
 	def _run(self, tag: str, kind: str, suites_: Sequence[str],
-		 cmdline: Sequence[str], timeout: int = 0) -> Path:
+		 cmdline: Sequence[str], timeout: int = 0, silence: int = 0) -> Path:
 		folder = self.out / 'runs' / tag
 		shutil.rmtree(folder, ignore_errors=True)
 		(folder / 'patches').mkdir(parents=True)
@@ -816,7 +827,8 @@ class Runner:
 			(folder / 'patches' / name).write_text(text)
 			argv += ['--patch', str(folder / 'patches' / name)]
 		# after --run-args: a loop boot needs its own timeout
-		argv += self.extra + ([TIMEOUT_OPTION[Kind(kind)], str(timeout)] if timeout else [])
+		argv += self.extra + ([TIMEOUT_OPTION[Kind(kind)], str(timeout)] if timeout else []) \
+			+ (['--silence-timeout', str(silence)] if silence else [])
 		print(f'kconform: mutate: {tag}: schemata of {len(self.schemata.numbers)} '
 		      f'mutant(s), {" ".join(cmdline) or "no mutant on (baseline)"}', flush=True)
 		self.runs += 1
@@ -867,8 +879,10 @@ class Runner:
 		"""A mutant of an __init function: a boot with its switch on from
 		the command line (KUnit: every suite, as batch by batch)."""
 		n = self.schemata.numbers[m.id]
-		folder = self._run(f'{tag}-boot-{n}', kind, self.judging.suites(kind, [m.feature])
-				   if kind != Kind.KUNIT else [], [f'{SWITCH_PARAM}={n}'])
+		suites_ = self.judging.suites(kind, [m.feature])
+		folder = self._run(f'{tag}-boot-{n}', kind, suites_ if kind != Kind.KUNIT else [],
+				   [f'{SWITCH_PARAM}={n}'],
+				   silence=silence(self.judging.per_mutant(kind, suites_)))
 		self.seen[(kind, m.key)] = mutate.outcome(folder / 'results.json')
 
 	def _pending(self, first: mutate.Mutant, kind: str, per: int) -> List[mutate.Mutant]:
@@ -900,7 +914,7 @@ class Runner:
 			cmdline.append(f'{KUNIT_SUITES}={",".join(expected)}')
 		folder = self._run(f'{tag}-loop-{first.feature}', kind,
 				   suites_ if kind != Kind.KUNIT else [], cmdline,
-				   LOOP_BASE + per * (len(pending) + 2))
+				   LOOP_BASE + per * (len(pending) + 2), silence(per))
 		got = mutate.outcome(folder / 'results.json')
 		log = folder / CONSOLE[Kind(kind)]
 		if not got.built and not log.exists():

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any, List, Tuple
 from unittest import mock
 
-from kconform import applicable, cli, deps, inputs, kernels, pipeline, proc, report, suites, tree, upstream
+from kconform import (applicable, cli, deps, guest, inputs, kernels, kunitrun, pipeline, proc,
+		      report, suites, tree, upstream)
 
-from kconform.model import Case, Kind, Status, Suite
+from kconform.model import Case, InputError, Kind, Status, Suite
 
 from .test_bad_console import says_what_is_missing
 
@@ -140,6 +141,32 @@ class CmdlineTest(unittest.TestCase):
 					tree.Layout(inputs.REPO), {})
 		self.assertEqual(kjob.kernel_args, (*inp.variant.cmdline.split(),
 						    'kconform.mutant=7', 'x=1'))
+
+
+	def test_a_silent_console_ends_both_boots(self) -> None:
+		# mutate --schemata's loop boots: `run --silence-timeout S`,
+		# scaled as the variant scales its timeouts, reaches the guest's
+		# and the KUnit boot's proc.run as its idle limit
+		tmp = Path(tempfile.mkdtemp())
+		src = tree.Source('linux-source-6.1', tmp / 'linux', tmp / 'work')
+		args = cli.parser().parse_args([
+			'run', '--out', str(tmp / 'out'), '--known-issues', str(KNOWN),
+			'--variant', 'debug', '--silence-timeout', '300'])
+		inp = inputs.check(args, suites.load(inputs.REPO))
+		gjob, kjob = pipeline.jobs(inp, kernels.Built(inp.variant), src,
+					   tree.Layout(inputs.REPO), {})
+		want = int(300 * inp.variant.timeout_factor)
+		self.assertEqual((gjob.silence, kjob.silence), (want, want))
+		gjob.build_dir.mkdir(parents=True, exist_ok=True)
+		ran = proc.Run([], [], 0, True, 0.0, tmp / 'log')
+		with mock.patch.object(proc, 'run', return_value=ran) as run:
+			guest.boot(gjob, [], [])
+			kunitrun.execute(kjob, [], [])
+		self.assertEqual([c.kwargs['idle'] for c in run.call_args_list], [want, want])
+		with self.assertRaisesRegex(InputError, '--silence-timeout 0: must be 1 or more'):
+			inputs.check(cli.parser().parse_args([
+				'run', '--out', str(tmp / 'out'), '--silence-timeout', '0']),
+				suites.load(inputs.REPO))
 
 
 class StageErrorTest(unittest.TestCase):

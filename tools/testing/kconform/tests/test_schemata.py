@@ -640,10 +640,13 @@ class RunnerTest(unittest.TestCase):
 			[f'kconform.mutants={ranges("max31760.c:23:errno:0")}'],
 			[f'kconform.mutants={ranges(*fb_ids)}'],
 			[f'kconform.mutants={ranges(*fb_ids[3:])}']])
-		self.assertEqual(fake.calls[2][-2:], ['--kunit-timeout', str(
-			schemata.LOOP_BASE + 4 * schemata.PER_KUNIT_MUTANT)])
-		self.assertEqual(fake.calls[5][-2:], ['--guest-timeout', str(
-			schemata.LOOP_BASE + 8 * 60)])
+		# a loop's timeout, and the silence that ends it sooner when a
+		# mutant wedged the kernel
+		self.assertEqual(fake.calls[2][-4:], ['--kunit-timeout', str(
+			schemata.LOOP_BASE + 4 * schemata.PER_KUNIT_MUTANT),
+			'--silence-timeout', '300'])
+		self.assertEqual(fake.calls[5][-4:], ['--guest-timeout', str(
+			schemata.LOOP_BASE + 8 * 60), '--silence-timeout', '300'])
 		# schemata.txt: the dropped mutant with why, beside the fallback
 		text = schemata.report(chosen, boots)
 		self.assertIn('  max31760.c:30:const:1 [fa]: its switch does not compile', text)
