@@ -43,6 +43,7 @@ with no mutant on.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -742,21 +743,6 @@ def silence(per: int) -> int:
 	return max(SILENCE, per + 120)
 
 
-def _before_any_run(read: Callable[[str], List[str]]) -> Callable[[str], List[str]]:
-	"""read(path), each file's lines as they were at its first read: the
-	schemata and the switch are made from the tree before any run, and
-	a run leaves its patches in the tree it built (a schemata built
-	again without a switch that did not compile, read from the patched
-	tree, matched no mutant)."""
-	files: Dict[str, List[str]] = {}
-
-	def first(path: str) -> List[str]:
-		if path not in files:
-			files[path] = read(path)
-		return files[path]
-	return first
-
-
 class Runner:
 	"""mutate's Runner on one build holding the switched mutants and the
 	switch (run --patch, twice: the schemata and the kernel side). The
@@ -782,7 +768,11 @@ class Runner:
 		self.variant = variant
 		self.extra = list(extra)
 		self.order = list(order)
-		self.read = _before_any_run(read)
+		# each file's lines as they were at its first read, before any
+		# run: a run leaves its patches in the tree it built (a schemata
+		# made again without a switch that did not compile, from the
+		# patched tree, matched no mutant)
+		self.read = functools.cache(read)
 		self.judging = judging
 		self.schemata = build(self.order, self.read)
 		self.dropped: Dict[str, str] = {}	# id -> why its switch is out
