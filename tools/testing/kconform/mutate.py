@@ -846,7 +846,8 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	    run: Runner, files_of: Dict[str, Set[str]],
 	    baseline: Optional[Outcome] = None, upstream_runs: bool = False,
 	    journal: Optional[Journal] = None,
-	    planned: Optional[Callable[[str, Sequence[Mutant]], None]] = None) -> List[Verdict]:
+	    planned: Optional[Callable[[str, Sequence[Mutant]], None]] = None,
+	    one_by_one: bool = False) -> List[Verdict]:
 	"""Every mutant's verdict: KUnit boots first, then the survivors
 	that a suite with a kselftest target judges, in the guest boot.
 	baseline: an earlier run without mutants instead of a new one.
@@ -856,7 +857,11 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 	journal: the verdicts (and baselines) of an interrupted run of the
 	same tree, not judged again; each new one is added as it comes.
 	planned(kind, mutants): told the mutants a kind will judge, before
-	its first batch (schemata's loop boots judge only those)."""
+	its first batch (schemata's loop boots judge only those).
+	one_by_one: each mutant a batch of its own, a feature's together
+	(schemata's runner judges each by its own run of its loop boot, so
+	a loop's verdicts reach the journal as soon as it ends, not after
+	every feature's first loop)."""
 	owners = _owners(specs)
 	theirs = [s for s in specs if upstream_runs and s.upstream]
 	everyone = judges(specs, files_of)
@@ -903,7 +908,9 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		apart = {f: js | {f'{suites.UPSTREAM}:{sel.partition("/")[0]}'
 				  for s in up if s.name in js for sel in s.upstream}
 			 for f, js in judged.items()}
-		for n, batch in enumerate(batches(todo, files_of, apart)):
+		groups = [[m] for m in sorted(todo, key=lambda m: m.feature)] if one_by_one \
+			else batches(todo, files_of, apart)
+		for n, batch in enumerate(groups):
 			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
 				if journal:
 					journal.add(kind, v)

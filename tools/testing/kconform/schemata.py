@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from . import console, mutate, suites
-from .model import BAD, KconformError, Kind
+from .model import BAD, KconformError, Kind, Status
 
 INCLUDE = '#include <linux/kconform_mutant.h>'
 SHIFT = 1		# the include's line, above every switched line
@@ -637,6 +637,17 @@ def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata,
 _MARK = re.compile(r'kconform: mutant (\d+) (begin|end)(?: (-?\d+))?\s*$')
 LOOP_PARAM = 'kconform.mutants'
 SWITCH_PARAM = 'kconform.mutant'
+# a kselftest loop kills a mutant's tests that outlive its share of the
+# boot (guest/mutants --deadline; a netlink_intro mutant slowed every
+# case to its 30 s harness timeout and took over ten minutes), after a
+# line that gives the mutant a timed-out case of its own
+DEADLINE_PARAM = 'kconform.mutant_deadline'
+_DEADLINE = re.compile(r'kconform: mutant \d+ past its deadline of (\d+) s')
+DEADLINE_CASE = '<mutant deadline>'
+# a kselftest boot with mutants on panics on an oops, as KUnit's boots
+# do (kunitrun.KERNEL_ARGS): a netlink_intro mutant oopsed with a lock
+# held, and the guest sat silent until --silence-timeout ended it
+ON_OOPS = 'oops=panic'
 LOOP_LOG = 'guest-console.log'
 BUILD_LOG = 'guest-build.log'
 
@@ -666,6 +677,20 @@ def segments(raw: Sequence[str]) -> List[Segment]:
 		elif current is not None:
 			current.lines.append(line)
 	return out
+
+
+def judged(seg: Segment, kind: str, expected: Sequence[str]) -> mutate.Outcome:
+	"""A mutant's cases from its segment of a loop boot: those its
+	console shows (a boot that ended inside it: the rest gone), and
+	DEADLINE_CASE timed out when the loop killed its tests."""
+	got = mutate.Outcome(True, {
+		(s.kind, s.name, c.name): c.status
+		for s in console.suites_from_console(seg.lines, kind, expected, not seg.ended,
+						     BOOT_CASE[Kind(kind)])
+		for c in s.cases})
+	if any(_DEADLINE.search(line) for line in seg.lines):
+		got.cases[(str(kind), BOOT_CASE[Kind(kind)], DEADLINE_CASE)] = Status.TIMEOUT
+	return got
 
 
 def ranges(numbers: Sequence[int]) -> str:
@@ -871,7 +896,7 @@ class Runner:
 		n = self.schemata.numbers[m.id]
 		suites_ = self.judging.suites(kind, [m.feature])
 		folder = self._run(f'{tag}-boot-{n}', kind, suites_ if kind != Kind.KUNIT else [],
-				   [f'{SWITCH_PARAM}={n}'],
+				   [f'{SWITCH_PARAM}={n}', *([ON_OOPS] if kind != Kind.KUNIT else [])],
 				   silence=silence(self.judging.per_mutant(kind, suites_)))
 		self.seen[(kind, m.key)] = mutate.outcome(folder / 'results.json')
 
@@ -902,6 +927,8 @@ class Runner:
 			   f'{ranges([0, *(self.schemata.numbers[m.id] for m in pending), 0])}']
 		if kind == Kind.KUNIT:
 			cmdline.append(f'{KUNIT_SUITES}={",".join(expected)}')
+		else:
+			cmdline += [f'{DEADLINE_PARAM}={per}', ON_OOPS]
 		folder = self._run(f'{tag}-loop-{first.feature}', kind,
 				   suites_ if kind != Kind.KUNIT else [], cmdline,
 				   LOOP_BASE + per * (len(pending) + 2), silence(per))
@@ -912,11 +939,7 @@ class Runner:
 			# results.json is still the mutants' verdicts
 			self.seen[(kind, first.key)] = got
 			return
-		outs = [(seg.number, mutate.Outcome(True, {
-			(s.kind, s.name, c.name): c.status
-			for s in console.suites_from_console(seg.lines, kind, expected, not seg.ended,
-							     BOOT_CASE[Kind(kind)])
-			for c in s.cases}))
+		outs = [(seg.number, judged(seg, kind, expected))
 			for seg in segments(log.read_text(errors='replace').splitlines()
 					    if log.exists() else [])]
 		controls = [o for n, o in outs if n == 0]
@@ -976,7 +999,7 @@ def run(chosen: Sequence[mutate.Mutant], kinds: Sequence[str],
 	rest = [m for m in chosen if m.id not in boots.schemata.numbers]
 	done = {v.mutant.key: v for v in mutate.run_all(
 		switched, kinds, specs, {}, boots, files_of, baseline, upstream_runs, journal,
-		boots.planned)}
+		boots.planned, one_by_one=True)}
 	done.update({v.mutant.key: v for v in mutate.run_all(
 		rest, kinds, specs, equivalents, batched, files_of, baseline, upstream_runs,
 		journal)})

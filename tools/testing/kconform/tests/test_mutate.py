@@ -228,6 +228,18 @@ class BatchTest(unittest.TestCase):
 						['a.c:1:rel:0'], ['b.c:1:rel:0', 'c.c:1:rel:0'],
 						['b.c:1:rel:0'], ['c.c:1:rel:0']])
 
+	def test_one_by_one_asks_each_mutant_alone_a_feature_after_another(self) -> None:
+		# schemata's order: a feature's loop boot, then its verdicts
+		# journaled, before the next feature's
+		ms = [fake('a', 1), fake('b', 1), fake('a', 2), fake('b', 2)]
+		runner = FakeRunner(set(), {'b.c:1:rel:0'}, set())
+		got = mutate.run_all(ms, ['kunit'], SPECS, {}, runner,
+				     {m.feature: {m.file} for m in ms}, one_by_one=True)
+		self.assertEqual(runner.calls, [[], ['a.c:1:rel:0'], ['a.c:2:rel:0'],
+						['b.c:1:rel:0'], ['b.c:2:rel:0']])
+		self.assertEqual([v.status for v in got], ['survived', 'killed', 'survived',
+							   'survived'])
+
 	def test_a_crash_outside_its_feature_reruns_the_batch_one_by_one(self) -> None:
 		ms = [fake('a', 1), fake('b', 1)]
 		runner = FakeRunner(set(), set(), {'a.c:1:rel:0'})

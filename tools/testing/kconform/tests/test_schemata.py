@@ -344,6 +344,34 @@ class LoopTest(unittest.TestCase):
 								 'kconform: mutant 7 end 0'])
 			self.assertEqual(rerun.read_text(), 'fa,fb\n')
 
+	@unittest.skipUnless(Path('/bin/busybox').exists(), 'no busybox')
+	def test_a_deadline_kills_the_mutants_tests_and_their_children(self) -> None:
+		# mutant 5's stand-in run_kselftest.sh never ends (a child that
+		# sleeps on, as a harness's test waits): both die at the deadline
+		# and the loop goes on to 6
+		guest = schemata.KERNEL_FILES.parents[1] / 'guest'
+		with tempfile.TemporaryDirectory() as tmp:
+			switch = Path(tmp) / 'mutant'
+			switch.write_text('0\n')
+			run = Path(tmp) / 'run_kselftest.sh'
+			run.write_text('#!/bin/busybox sh\n'
+				       f'[ "$(cat {switch})" = 5 ] || {{ echo fast; exit 0; }}\n'
+				       f'sleep 600 & echo $! > {tmp}/child\n'
+				       f'echo $$ > {tmp}/parent\nwait\n')
+			run.chmod(0o755)
+			r = subprocess.run(['/bin/busybox', 'sh', str(guest / 'mutants'), '--deadline',
+					    '1', '5-6', 'fb'], cwd=tmp, capture_output=True, text=True,
+					   env={'KCONFORM_SWITCH': str(switch), 'PATH': '/bin:/usr/bin'},
+					   timeout=60)
+			self.assertEqual(r.stdout.splitlines(), [
+				'kconform: mutant 5 begin',
+				'kconform: mutant 5 past its deadline of 1 s: its tests killed',
+				'kconform: mutant 5 end 137',
+				'kconform: mutant 6 begin', 'fast', 'kconform: mutant 6 end 0'])
+			for name in ('parent', 'child'):
+				pid = int((Path(tmp) / name).read_text())
+				self.assertFalse(alive(pid), f'{name} {pid} outlived the deadline')
+
 	def test_the_guest_scripts_pass_shellcheck(self) -> None:
 		if not shutil.which('shellcheck'):
 			self.skipTest('no shellcheck')
@@ -370,8 +398,9 @@ class FakeRun:
 
 	def __init__(self, bad: str, kills: Set[str], crash: str,
 		     loop_results: bool = True, spoils: str = '', rerun_fails: bool = False,
-		     build: str = '') -> None:
+		     build: str = '', slow: str = '') -> None:
 		self.bad, self.kills, self.crash = bad, kills, crash
+		self.slow = slow	# a mutant whose tests the loop's deadline kills
 		self.build = build		# results.json's kernel.build_dir
 		self.loop_results = loop_results	# False: a loop boot writes none
 		# a mutant that passes but leaves the kernel failing every run
@@ -437,10 +466,22 @@ class FakeRun:
 					'# TAP version 13', '# 1..2', '# ok 1 t.one']
 				if mutant[n] == self.crash:
 					return out + ['[ 3.0] BUG: kernel NULL pointer dereference']
+				if mutant[n] == self.slow:
+					out += [f'kconform: mutant {n} past its deadline of 60 s: '
+						'its tests killed', f'kconform: mutant {n} end 137']
+					continue
 				out += [f'# {"not ok" if bad else "ok"} 2 t.two',
 					f'{"not ok" if bad else "ok"} 1 selftests: {target}: prog']
 			out.append(f'kconform: mutant {n} end 0')
 		return out
+
+
+def alive(pid: int) -> bool:
+	"""Is pid a process that is not a zombie?"""
+	try:
+		return 'State:\tZ' not in Path(f'/proc/{pid}/status').read_text()
+	except FileNotFoundError:
+		return False
 
 
 def tree(path: str) -> List[str]:
@@ -526,10 +567,36 @@ class RunnerTest(unittest.TestCase):
 		# the runner's numbers: its schemata holds these mutants only
 		n = schemata.build([m for m in mutants('forms.c', 'fb')
 				    if m.id in ids + ['forms.c:26:rel:0']], lines_of).numbers
-		words = [[w for w in c if w.startswith('kconform.')] for c in fake.calls]
+		words = [[w for w in c if w.startswith('kconform.') or w == schemata.ON_OOPS]
+			 for c in fake.calls]
 		self.assertEqual(sorted(words[1:]), sorted(
-			[[f'kconform.mutants={schemata.ranges([0, n["forms.c:26:rel:0"], 0])}']] +
-			[[f'kconform.mutant={n[i]}'] for i in ids]))
+			[[f'kconform.mutants={schemata.ranges([0, n["forms.c:26:rel:0"], 0])}',
+			  'kconform.mutant_deadline=60', 'oops=panic']] +
+			[[f'kconform.mutant={n[i]}', 'oops=panic'] for i in ids]))
+
+	def test_a_mutant_past_its_deadline_is_killed_and_the_loop_goes_on(self) -> None:
+		# guest/mutants killed 16:rel:0's tests at its share (per, 60 s)
+		fake = FakeRun(bad='', kills={'genetlink.c:16:true:0'}, crash='',
+			       slow='genetlink.c:16:rel:0')
+		ids = ['genetlink.c:16:false:0', 'genetlink.c:16:rel:0', 'genetlink.c:16:true:0']
+		self.assertEqual(judge_fb(fake, ids), {
+			'genetlink.c:16:false:0': 'survived', 'genetlink.c:16:rel:0': 'killed',
+			'genetlink.c:16:true:0': 'killed'})
+		loops = [w for c in fake.calls for w in c if w.startswith('kconform.mutants=')]
+		self.assertEqual(loops, ['kconform.mutants=0-3,0'])
+
+	def test_the_deadline_line_is_a_timed_out_case_of_the_mutant(self) -> None:
+		seg = schemata.Segment(4, ['TAP version 13', '1..1', '# selftests: fb: prog',
+					   '# TAP version 13', '# 1..2', '# ok 1 t.one',
+					   'kconform: mutant 4 past its deadline of 60 s: '
+					   'its tests killed'], True)
+		got = schemata.judged(seg, 'kselftest', ['fb'])
+		self.assertEqual(got.cases[('kselftest', '<guest boot>', '<mutant deadline>')],
+				 Status.TIMEOUT)
+		self.assertEqual(got.cases[('kselftest', 'fb', 'prog/t.one')], Status.PASS)
+		seg.lines.pop()
+		self.assertNotIn(('kselftest', '<guest boot>', '<mutant deadline>'),
+				 schemata.judged(seg, 'kselftest', ['fb']).cases)
 
 	def test_suites_that_fail_when_run_again_stop_the_run(self) -> None:
 		fake = FakeRun(bad='', kills=set(), crash='', rerun_fails=True)
@@ -627,6 +694,7 @@ class RunnerTest(unittest.TestCase):
 			# each loop between two runs with no mutant on
 			return schemata.ranges([0, *(n[i] for i in ids), 0])
 
+		DEADLINE = f'{schemata.DEADLINE_PARAM}=60'
 		# fb's loop: the crash (16:true:0) ends the first boot
 		fb_ids = ['genetlink.c:16:false:0', 'genetlink.c:16:rel:0', 'genetlink.c:16:true:0',
 			  'genetlink.c:21:const:0', 'genetlink.c:21:rel:0', 'genetlink.c:9:const:0']
@@ -637,9 +705,10 @@ class RunnerTest(unittest.TestCase):
 			 'kconform.kunit_suites=fa'],
 			[],
 			# the KUnit kill (30:const:0) is not in the kselftest loop
-			[f'kconform.mutants={ranges("max31760.c:23:errno:0")}'],
-			[f'kconform.mutants={ranges(*fb_ids)}'],
-			[f'kconform.mutants={ranges(*fb_ids[3:])}']])
+			# (each mutant's tests killed past its share, 60 s)
+			[f'kconform.mutants={ranges("max31760.c:23:errno:0")}', DEADLINE],
+			[f'kconform.mutants={ranges(*fb_ids)}', DEADLINE],
+			[f'kconform.mutants={ranges(*fb_ids[3:])}', DEADLINE]])
 		# a loop's timeout, and the silence that ends it sooner when a
 		# mutant wedged the kernel
 		self.assertEqual(fake.calls[2][-4:], ['--kunit-timeout', str(
