@@ -756,47 +756,72 @@ class Journal:
 	machine).
 	A journal of another tree or variant is set aside, as is any with
 	fresh, and a line that does not parse ends what is read (the run
-	was stopped while writing it)."""
+	was stopped while writing it).
+	One of the same kernel (context's 'patches'), variant and options
+	whose suites changed (a case added for a survivor) is set aside too,
+	but its kills and stillborns are carried: a kill stands once the new
+	baseline still passes each case that killed it (run_all), and its
+	survivors are judged again."""
 
 	def __init__(self, path: Path, context: Dict[str, object], fresh: bool) -> None:
 		self.path = path
 		path.parent.mkdir(parents=True, exist_ok=True)
 		self.verdicts: Dict[Tuple[str, str], Dict[str, object]] = {}
+		self.carried: Dict[Tuple[str, str], Dict[str, object]] = {}
 		self.baselines: Dict[str, Outcome] = {}
 		lines = self.path.read_text().splitlines() if self.path.exists() else []
 		head = {'context': context}
 		if lines and (fresh or _json_line(lines[0]) != head):
 			old = self.path.with_name(JOURNAL + '.old')
 			self.path.replace(old)
-			print(f'kconform: mutate: {old.name}: the journal of '
-			      f'{"an earlier run" if fresh else "another tree, variant or options"}, '
-			      'set aside: every mutant is judged again', flush=True)
+			if not fresh and _suites_only(_json_line(lines[0]), context):
+				self.carried = {k: e for k, e in self._entries(lines[1:])[0].items()
+						if e.get('status') in (KILLED, STILLBORN)}
+				print(f'kconform: mutate: {old.name}: the journal of the same kernel '
+				      f'with other suites, set aside: its {len(self.carried)} kill(s) '
+				      'and stillborn(s) stand where the new baseline passes the cases '
+				      'that killed them; the rest is judged again', flush=True)
+			else:
+				print(f'kconform: mutate: {old.name}: the journal of '
+				      f'{"an earlier run" if fresh else "another tree, variant or options"}, '
+				      'set aside: every mutant is judged again', flush=True)
 			lines = []
 		if not lines:
 			self.path.write_text(json.dumps(head) + '\n')
-		for line in lines[1:]:
-			entry = _json_line(line)
-			if not isinstance(entry, dict):
-				break
-			if 'baseline' in entry:
-				build = entry.get('build_dir')
-				self.baselines[str(entry['baseline'])] = Outcome(True, {
-					(str(c[0]), str(c[1]), str(c[2])): Status(str(c[3]))
-					for c in _list(entry.get('cases')) if isinstance(c, list)},
-					build_dir=Path(build) if isinstance(build, str) else None)
-			else:
-				self.verdicts[(str(entry['kind']), str(entry['mutant']))] = entry
+		self.verdicts, self.baselines = self._entries(lines[1:])
 		if self.verdicts:
 			print(f'kconform: mutate: {len(self.verdicts)} verdict(s) of a stopped run '
 			      f'of this tree in {self.path} are kept (--fresh judges them '
 			      'again)', flush=True)
 
+	@staticmethod
+	def _entries(lines: Sequence[str]) -> Tuple[Dict[Tuple[str, str], Dict[str, object]],
+						    Dict[str, Outcome]]:
+		"""The verdicts and the baselines of a journal's lines."""
+		verdicts: Dict[Tuple[str, str], Dict[str, object]] = {}
+		baselines: Dict[str, Outcome] = {}
+		for line in lines:
+			entry = _json_line(line)
+			if not isinstance(entry, dict):
+				break
+			if 'baseline' in entry:
+				build = entry.get('build_dir')
+				baselines[str(entry['baseline'])] = Outcome(True, {
+					(str(c[0]), str(c[1]), str(c[2])): Status(str(c[3]))
+					for c in _list(entry.get('cases')) if isinstance(c, list)},
+					build_dir=Path(build) if isinstance(build, str) else None)
+			else:
+				verdicts[(str(entry['kind']), str(entry['mutant']))] = entry
+		return verdicts, baselines
+
 	def _append(self, entry: Dict[str, object]) -> None:
 		with self.path.open('a') as f:
 			f.write(json.dumps(entry, sort_keys=True) + '\n')
 
-	def verdict(self, kind: str, m: Mutant) -> Optional[Verdict]:
-		e = self.verdicts.get((kind, m.key))
+	def verdict(self, kind: str, m: Mutant, carried: bool = False) -> Optional[Verdict]:
+		"""m's verdict in this journal (carried: in the set-aside one of
+		other suites, a kill or a stillborn)."""
+		e = (self.carried if carried else self.verdicts).get((kind, m.key))
 		if e is None or e.get('after') != m.after:
 			return None
 		up = e.get('upstream')
@@ -819,6 +844,26 @@ class Journal:
 			self._append({'baseline': kind, 'cases': sorted(
 				[*k, s.value] for k, s in base.cases.items()),
 				'build_dir': str(base.build_dir) if base.build_dir else None})
+
+
+def _suites_only(old: object, now: Dict[str, object]) -> bool:
+	"""Is old the head of a journal whose context differs from now in
+	the suites alone (its series digest, not its patches)?"""
+	if not isinstance(old, dict) or not isinstance(old.get('context'), dict):
+		return False
+	was = old['context']
+	return 'patches' in now and {k: v for k, v in was.items() if k != 'series'} == \
+		{k: v for k, v in now.items() if k != 'series'}
+
+
+def stands(v: Verdict, base: Outcome) -> bool:
+	"""Does a carried verdict stand on a baseline of the new suites: a
+	stillborn (the kernel is the same), a kill whose every case passes
+	there or is a boot's (a crash, a report, a deadline: the mutant's,
+	not a case's)?"""
+	passing = {':'.join(k) for k, s in base.cases.items() if s == Status.PASS}
+	return v.status == STILLBORN or v.status == KILLED and all(
+		c in passing or c.split(':', 2)[1].startswith('<') for c in v.by)
 
 
 def _json_line(line: str) -> object:
@@ -892,6 +937,13 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 					    f'build:\n{base.error}')
 		if journal and not baseline:
 			journal.add_baseline(kind, base)
+		# the set-aside journal's kills of other suites that still stand
+		for m in list(todo):
+			kept = journal.verdict(kind, m, carried=True) if journal else None
+			if kept and journal and stands(kept, base):
+				journal.add(kind, kept)
+				done[m.key] = _merged(done.get(m.key), kept)
+				todo.remove(m)
 		# a file the kernel does not compile: no case can see its
 		# mutants, so none is built (judged again on every run: a
 		# look at the build folder, not a verdict to journal)
@@ -1259,6 +1311,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 	files_of = {f: {t.file for t in ts} for f, ts in wanted.items()}
 	journal = Journal(Path(args.journal).resolve() if args.journal else out / JOURNAL,
 			  {'variant': args.variant, 'series': digest,
+			   'patches': tree.series_digest(tree.Layout(repo), src, overlays=False),
 			   'run_args': args.run_args, 'baseline': args.baseline or ''},
 			  args.fresh)
 	boots = _boots(args, main, out, chosen, equivalents, src.tree, specs, files_of,

@@ -182,17 +182,20 @@ class FakeRunner:
 		self.stillborn, self.kills, self.crashes = stillborn, kills, crashes
 		self.build = build		# the kernel's build folder, as results.json names it
 		self.calls: List[List[str]] = []
+		self.renamed: Set[str] = set()	# features whose one case is 'case2'
 
 	def __call__(self, mutants: Sequence[mutate.Mutant], kind: str,
 		     features: Sequence[str], tag: str) -> mutate.Outcome:
 		self.calls.append([m.id for m in mutants])
 		if any(m.id in self.stillborn for m in mutants):
 			return mutate.Outcome(False, error='kernel build: failed with exit code 2')
-		cases = {(kind, f, 'case'): Status.PASS for f in features}
+		def case(f: str) -> Tuple[str, str, str]:
+			return (kind, f, 'case2' if f in self.renamed else 'case')
+		cases = {case(f): Status.PASS for f in features}
 		cases[(kind, '<kunit boot>', '<boot>')] = Status.PASS
 		for m in mutants:
 			if m.id in self.kills:
-				cases[(kind, m.feature, 'case')] = Status.FAIL
+				cases[case(m.feature)] = Status.FAIL
 			if m.id in self.crashes:
 				other = next((f for f in features if f != m.feature), m.feature)
 				cases[(kind, other, 'case')] = Status.CRASH
@@ -513,10 +516,11 @@ class Stop(Exception):
 class JournalTest(unittest.TestCase):
 	"""A run stopped between batches goes on where it stopped."""
 
-	CONTEXT: Dict[str, object] = {'variant': 'debug', 'series': 'abc'}
+	CONTEXT: Dict[str, object] = {'variant': 'debug', 'series': 'abc', 'patches': 'p'}
 
 	def run_twice(self, stop_after: int, context2: Dict[str, object],
-		      fresh: bool = False) -> Tuple[List[List[str]], List[mutate.Verdict], Path]:
+		      fresh: bool = False, renamed: Set[str] = set()
+		      ) -> Tuple[List[List[str]], List[mutate.Verdict], Path]:
 		"""Stop the first run at its stop_after-th build; the second
 		run's builds and verdicts."""
 		ms = [fake('a', 1), fake('b', 1), fake('a', 2), fake('b', 2)]
@@ -535,6 +539,7 @@ class JournalTest(unittest.TestCase):
 				mutate.run_all(ms, ['kunit'], SPECS, {}, stopping, files,
 					       journal=mutate.Journal(d / mutate.JOURNAL, self.CONTEXT, False))
 			second = FakeRunner(set(), {'a.c:1:rel:0', 'b.c:2:rel:0'}, set())
+			second.renamed = renamed
 			got = mutate.run_all(ms, ['kunit'], SPECS, {}, second, files,
 					     journal=mutate.Journal(d / mutate.JOURNAL, context2, fresh))
 		return second.calls, got, d
@@ -549,8 +554,33 @@ class JournalTest(unittest.TestCase):
 			('a.c:2:rel:0', 'survived'), ('b.c:2:rel:0', 'killed')])
 		self.assertEqual(got[0].by, ['kunit:a:case'])
 
+	def test_other_suites_on_the_same_kernel_keep_the_kills_that_stand(self) -> None:
+		# a case added for a survivor: the series digest changed, the
+		# patches did not. a.c:1's kill stands (kunit:a:case still
+		# passes without mutants), b.c:1 survived and is judged again
+		other: Dict[str, object] = {**self.CONTEXT, 'series': 'def'}
+		calls, got, d = self.run_twice(2, other)
+		self.assertEqual(calls, [[], ['a.c:2:rel:0', 'b.c:1:rel:0'], ['b.c:2:rel:0']])
+		self.assertEqual([(v.status, v.by) for v in got], [
+			('killed', ['kunit:a:case']), ('survived', []), ('survived', []),
+			('killed', ['kunit:b:case'])])
+		self.assertTrue((d / (mutate.JOURNAL + '.old')).exists())
+		# the kept kill is in the new journal: a third run judges nothing
+		with contextlib.redirect_stdout(io.StringIO()):
+			j = mutate.Journal(d / mutate.JOURNAL, other, False)
+		self.assertEqual(len(j.verdicts), 4)
+		# a's case renamed: the case that killed a.c:1 is gone, and it is
+		# judged again (and killed by the new name)
+		calls, got, _ = self.run_twice(2, other, renamed={'a'})
+		self.assertEqual(calls, [[], ['a.c:1:rel:0', 'b.c:1:rel:0'],
+					 ['a.c:2:rel:0', 'b.c:2:rel:0']])
+		self.assertEqual(got[0].by, ['kunit:a:case2'])
+		# other patches: nothing is carried
+		calls, _, _ = self.run_twice(2, {**other, 'patches': 'q'})
+		self.assertEqual(len(calls), 3)
+
 	def test_another_tree_or_fresh_judges_everything_again(self) -> None:
-		other: Dict[str, object] = {'variant': 'debug', 'series': 'def'}
+		other: Dict[str, object] = {'variant': 'debug', 'series': 'def', 'patches': 'q'}
 		for context, fresh in ((other, False), (self.CONTEXT, True)):
 			calls, got, d = self.run_twice(2, context, fresh)
 			self.assertEqual(calls[0], [])		# a new baseline
