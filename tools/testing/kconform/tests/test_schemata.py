@@ -315,16 +315,10 @@ class LoopTest(unittest.TestCase):
 	def test_the_guest_loop_runs_each_number_between_its_markers(self) -> None:
 		# guest/mutants under the guest's busybox, on stand-ins for the
 		# switch and run_kselftest.sh (which prints the switch it sees)
-		guest = schemata.KERNEL_FILES.parents[1] / 'guest'
 		with tempfile.TemporaryDirectory() as tmp:
 			switch = Path(tmp) / 'mutant'
-			switch.write_text('0\n')
-			run = Path(tmp) / 'run_kselftest.sh'
-			run.write_text(f'#!/bin/busybox sh\necho "run $* with $(cat {switch})"\n')
-			run.chmod(0o755)
-			r = subprocess.run(['/bin/busybox', 'sh', str(guest / 'mutants'), '0,3-4,0',
-					    'fb', 'fa:prog'], cwd=tmp, capture_output=True, text=True,
-					   env={'KCONFORM_SWITCH': str(switch), 'PATH': '/bin:/usr/bin'})
+			r = guest_loop(tmp, f'echo "run $* with $(cat {switch})"\n',
+				       '0,3-4,0', 'fb', 'fa:prog')
 			self.assertEqual(r.stdout.splitlines(), [
 				line for n in (0, 3, 4, 0) for line in (
 					f'kconform: mutant {n} begin', f'run -c fb -t fa:prog with {n}',
@@ -336,10 +330,8 @@ class LoopTest(unittest.TestCase):
 			# --kunit: the suites' globs written to the rerun file
 			rerun = Path(tmp) / 'kconform_kunit'
 			rerun.write_text('')
-			r = subprocess.run(['/bin/busybox', 'sh', str(guest / 'mutants'), '--kunit',
-					    'fa,fb', '7'], cwd=tmp, capture_output=True, text=True,
-					   env={'KCONFORM_SWITCH': str(switch), 'PATH': '/bin:/usr/bin',
-						'KCONFORM_KUNIT_RUN': str(rerun)})
+			r = guest_loop(tmp, '', '--kunit', 'fa,fb', '7',
+				       KCONFORM_KUNIT_RUN=str(rerun))
 			self.assertEqual(r.stdout.splitlines(), ['kconform: mutant 7 begin',
 								 'kconform: mutant 7 end 0'])
 			self.assertEqual(rerun.read_text(), 'fa,fb\n')
@@ -349,20 +341,10 @@ class LoopTest(unittest.TestCase):
 		# mutant 5's stand-in run_kselftest.sh never ends (a child that
 		# sleeps on, as a harness's test waits): both die at the deadline
 		# and the loop goes on to 6
-		guest = schemata.KERNEL_FILES.parents[1] / 'guest'
 		with tempfile.TemporaryDirectory() as tmp:
-			switch = Path(tmp) / 'mutant'
-			switch.write_text('0\n')
-			run = Path(tmp) / 'run_kselftest.sh'
-			run.write_text('#!/bin/busybox sh\n'
-				       f'[ "$(cat {switch})" = 5 ] || {{ echo fast; exit 0; }}\n'
+			r = guest_loop(tmp, f'[ "$(cat {tmp}/mutant)" = 5 ] || {{ echo fast; exit 0; }}\n'
 				       f'sleep 600 & echo $! > {tmp}/child\n'
-				       f'echo $$ > {tmp}/parent\nwait\n')
-			run.chmod(0o755)
-			r = subprocess.run(['/bin/busybox', 'sh', str(guest / 'mutants'), '--deadline',
-					    '1', '5-6', 'fb'], cwd=tmp, capture_output=True, text=True,
-					   env={'KCONFORM_SWITCH': str(switch), 'PATH': '/bin:/usr/bin'},
-					   timeout=60)
+				       f'echo $$ > {tmp}/parent\nwait\n', '--deadline', '1', '5-6', 'fb')
 			self.assertEqual(r.stdout.splitlines(), [
 				'kconform: mutant 5 begin',
 				'kconform: mutant 5 past its deadline of 1 s: its tests killed',
@@ -474,6 +456,22 @@ class FakeRun:
 					f'{"not ok" if bad else "ok"} 1 selftests: {target}: prog']
 			out.append(f'kconform: mutant {n} end 0')
 		return out
+
+
+def guest_loop(tmp: str, tests: str, *args: str,
+	       **env: str) -> subprocess.CompletedProcess[str]:
+	"""guest/mutants ARGS under the guest's busybox, in tmp, on
+	stand-ins for the switch (tmp/mutant) and run_kselftest.sh (a
+	script of tests)."""
+	switch = Path(tmp) / 'mutant'
+	switch.write_text('0\n')
+	run = Path(tmp) / 'run_kselftest.sh'
+	run.write_text('#!/bin/busybox sh\n' + tests)
+	run.chmod(0o755)
+	return subprocess.run(['/bin/busybox', 'sh', str(schemata.KERNEL_FILES.parents[1] /
+							  'guest' / 'mutants'), *args],
+			      cwd=tmp, capture_output=True, text=True, timeout=60,
+			      env={'KCONFORM_SWITCH': str(switch), 'PATH': '/bin:/usr/bin', **env})
 
 
 def alive(pid: int) -> bool:
