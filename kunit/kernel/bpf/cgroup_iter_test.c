@@ -156,11 +156,18 @@ static int cgit_get_info_ret(struct kretprobe_instance *ri, struct pt_regs *regs
 	return 0;
 }
 
-static struct kretprobe cgit_probe = {
+/*
+ * A kretprobe is registered from a fresh copy each time: registering
+ * fills in .kp.addr, and a kprobe with both an address and a symbol
+ * name is -EINVAL, so the suite run again in one boot (mutate
+ * --schemata's loop, or the module loaded again) failed its suite_init.
+ */
+static const struct kretprobe cgit_probe_template = {
 	.kp.symbol_name	= "bpf_iter_get_info",
 	.entry_handler	= cgit_get_info_entry,
 	.handler	= cgit_get_info_ret,
 };
+static struct kretprobe cgit_probe;
 
 static int cgit_suite_init(struct kunit_suite *suite)
 {
@@ -184,6 +191,7 @@ static int cgit_suite_init(struct kunit_suite *suite)
 	cgit.prog->len = 1;
 	cgit.prog->bpf_func = cgit_prog_run;
 
+	cgit_probe = cgit_probe_template;
 	err = register_kretprobe(&cgit_probe);
 	if (err)
 		return err;
