@@ -143,9 +143,39 @@ static const struct thermal_cooling_device_ops thermal_of_test_cdev_ops = {
 	.set_cur_state = thermal_of_test_set_cur_state,
 };
 
-static int thermal_of_test_apply(const u8 *begin, const u8 *end, int *ovcs_id)
+/*
+ * The overlays' blobs are linked into .dtb.init.rodata, which a built-in
+ * test loses with the rest of init memory once the kernel has booted:
+ * the suite run again in one boot (mutate --schemata's loop, through
+ * /sys/kernel/debug/kconform_kunit) got "Invalid overlay_fdt header".
+ * Built in, suite_init copies each at the first run, while it is still
+ * there, and the copies stay for the kernel's life, as the root's blob
+ * does; a module has its own at every load.
+ */
+struct thermal_of_test_blob {
+	const u8 *begin;
+	size_t size;
+};
+
+static struct thermal_of_test_blob thermal_of_test_zones, thermal_of_test_nosensor,
+	thermal_of_test_badcells;
+
+static int thermal_of_test_keep(struct thermal_of_test_blob *blob,
+				const u8 *begin, const u8 *end)
 {
-	return of_overlay_fdt_apply(begin, end - begin, ovcs_id);
+	blob->size = end - begin;
+	if (IS_MODULE(CONFIG_THERMAL_OF_KUNIT_TEST)) {
+		blob->begin = begin;
+		return 0;
+	}
+	if (!blob->begin)
+		blob->begin = kmemdup(begin, blob->size, GFP_KERNEL);
+	return blob->begin ? 0 : -ENOMEM;
+}
+
+static int thermal_of_test_apply(const struct thermal_of_test_blob *blob, int *ovcs_id)
+{
+	return of_overlay_fdt_apply(blob->begin, blob->size, ovcs_id);
 }
 
 /*
@@ -318,8 +348,7 @@ static void thermal_of_test_zone_without_sensors(struct kunit *test)
 {
 	struct thermal_of_test_ctx *ctx = test->priv;
 
-	KUNIT_ASSERT_EQ(test, thermal_of_test_apply(__dtb_thermal_of_test_nosensor_begin,
-						    __dtb_thermal_of_test_nosensor_end,
+	KUNIT_ASSERT_EQ(test, thermal_of_test_apply(&thermal_of_test_nosensor,
 						    &ctx->extra_ovcs_id), 0);
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(thermal_of_test_register(test, ctx->sens1, TZ_NONE)),
@@ -331,8 +360,7 @@ static void thermal_of_test_zone_bad_sensor_cells(struct kunit *test)
 {
 	struct thermal_of_test_ctx *ctx = test->priv;
 
-	KUNIT_ASSERT_EQ(test, thermal_of_test_apply(__dtb_thermal_of_test_badcells_begin,
-						    __dtb_thermal_of_test_badcells_end,
+	KUNIT_ASSERT_EQ(test, thermal_of_test_apply(&thermal_of_test_badcells,
 						    &ctx->extra_ovcs_id), 0);
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(thermal_of_test_register(test, ctx->sens1, TZ_NONE)),
@@ -2051,8 +2079,7 @@ static int thermal_of_test_init(struct kunit *test)
 	ctx->temp = THERMAL_OF_TEST_TEMP;
 	ctx->input = -1;
 
-	ret = thermal_of_test_apply(__dtb_thermal_of_test_zones_begin,
-				    __dtb_thermal_of_test_zones_end, &ctx->ovcs_id);
+	ret = thermal_of_test_apply(&thermal_of_test_zones, &ctx->ovcs_id);
 	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "zones overlay not applied");
 
 	ctx->sens0 = thermal_of_test_node(test, "/thermal-of-test/sensor-0");
@@ -2108,6 +2135,15 @@ static int thermal_of_test_suite_init(struct kunit_suite *suite)
 	struct device_node *root = NULL;
 	void *blob;
 
+	if (thermal_of_test_keep(&thermal_of_test_zones, __dtb_thermal_of_test_zones_begin,
+				 __dtb_thermal_of_test_zones_end) ||
+	    thermal_of_test_keep(&thermal_of_test_nosensor,
+				 __dtb_thermal_of_test_nosensor_begin,
+				 __dtb_thermal_of_test_nosensor_end) ||
+	    thermal_of_test_keep(&thermal_of_test_badcells,
+				 __dtb_thermal_of_test_badcells_begin,
+				 __dtb_thermal_of_test_badcells_end))
+		return -ENOMEM;
 	if (of_root)
 		return 0;
 
