@@ -772,7 +772,7 @@ class Journal:
 		lines = self.path.read_text().splitlines() if self.path.exists() else []
 		head = {'context': context}
 		if lines and (fresh or _json_line(lines[0]) != head):
-			old = self.path.with_name(JOURNAL + '.old')
+			old = self.path.with_name(self.path.name + '.old')
 			self.path.replace(old)
 			if not fresh and _suites_only(_json_line(lines[0]), context):
 				self.carried = {k: e for k, e in self._entries(lines[1:])[0].items()

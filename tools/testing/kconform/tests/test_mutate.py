@@ -616,6 +616,11 @@ class JournalTest(unittest.TestCase):
 			v = again.verdict('kunit', fake('a', 1))
 			assert v is not None
 			self.assertEqual((v.status, v.by), ('killed', ['kunit:a:case']))
+			# another tree's journal is set aside beside it, by its name
+			with contextlib.redirect_stdout(io.StringIO()):
+				mutate.Journal(path, {**self.CONTEXT, 'patches': 'q'}, False)
+			self.assertEqual(sorted(p.name for p in path.parent.iterdir()),
+					 ['mutants-journal.jsonl', 'mutants-journal.jsonl.old'])
 
 	def test_a_baseline_keeps_its_build_folder(self) -> None:
 		# a resumed run judges what its kernel does not compile by the
