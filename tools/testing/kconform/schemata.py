@@ -644,10 +644,14 @@ SWITCH_PARAM = 'kconform.mutant'
 DEADLINE_PARAM = 'kconform.mutant_deadline'
 _DEADLINE = re.compile(r'kconform: mutant \d+ past its deadline of (\d+) s')
 DEADLINE_CASE = '<mutant deadline>'
-# a kselftest boot with mutants on panics on an oops, as KUnit's boots
-# do (kunitrun.KERNEL_ARGS): a netlink_intro mutant oopsed with a lock
-# held, and the guest sat silent until --silence-timeout ended it
-ON_OOPS = 'oops=panic'
+# a boot with mutants on panics (and so ends: panic=-1, QEMU's
+# -no-reboot) where a mutant broke the kernel beyond its next case: on an
+# oops, as KUnit's boots always do (kunitrun.KERNEL_ARGS; a netlink_intro
+# mutant oopsed with a lock held, and the guest sat silent until
+# --silence-timeout ended it), and on an RCU stall (a task_iter mutant
+# looped in task_seq_get_next(), and the stall warnings every 21 s kept
+# the console from falling silent towards a 42-minute timeout)
+ON_MUTANT = ('oops=panic', 'sysctl.kernel.panic_on_rcu_stall=1')
 LOOP_LOG = 'guest-console.log'
 BUILD_LOG = 'guest-build.log'
 
@@ -896,7 +900,7 @@ class Runner:
 		n = self.schemata.numbers[m.id]
 		suites_ = self.judging.suites(kind, [m.feature])
 		folder = self._run(f'{tag}-boot-{n}', kind, suites_ if kind != Kind.KUNIT else [],
-				   [f'{SWITCH_PARAM}={n}', *([ON_OOPS] if kind != Kind.KUNIT else [])],
+				   [f'{SWITCH_PARAM}={n}', *ON_MUTANT],
 				   silence=silence(self.judging.per_mutant(kind, suites_)))
 		self.seen[(kind, m.key)] = mutate.outcome(folder / 'results.json')
 
@@ -924,11 +928,12 @@ class Runner:
 		pending = self._pending(first, kind, per)
 		expected = self.judging.expected(kind, suites_)
 		cmdline = [f'{LOOP_PARAM}='
-			   f'{ranges([0, *(self.schemata.numbers[m.id] for m in pending), 0])}']
+			   f'{ranges([0, *(self.schemata.numbers[m.id] for m in pending), 0])}',
+			   *ON_MUTANT]
 		if kind == Kind.KUNIT:
 			cmdline.append(f'{KUNIT_SUITES}={",".join(expected)}')
 		else:
-			cmdline += [f'{DEADLINE_PARAM}={per}', ON_OOPS]
+			cmdline.append(f'{DEADLINE_PARAM}={per}')
 		folder = self._run(f'{tag}-loop-{first.feature}', kind,
 				   suites_ if kind != Kind.KUNIT else [], cmdline,
 				   LOOP_BASE + per * (len(pending) + 2), silence(per))

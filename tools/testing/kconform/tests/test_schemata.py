@@ -565,12 +565,14 @@ class RunnerTest(unittest.TestCase):
 		# the runner's numbers: its schemata holds these mutants only
 		n = schemata.build([m for m in mutants('forms.c', 'fb')
 				    if m.id in ids + ['forms.c:26:rel:0']], lines_of).numbers
-		words = [[w for w in c if w.startswith('kconform.') or w == schemata.ON_OOPS]
+		words = [[w for w in c if w.startswith('kconform.') or w in schemata.ON_MUTANT]
 			 for c in fake.calls]
 		self.assertEqual(sorted(words[1:]), sorted(
 			[[f'kconform.mutants={schemata.ranges([0, n["forms.c:26:rel:0"], 0])}',
-			  'kconform.mutant_deadline=60', 'oops=panic']] +
-			[[f'kconform.mutant={n[i]}', 'oops=panic'] for i in ids]))
+			  'oops=panic', 'sysctl.kernel.panic_on_rcu_stall=1',
+			  'kconform.mutant_deadline=60']] +
+			[[f'kconform.mutant={n[i]}', 'oops=panic', 'sysctl.kernel.panic_on_rcu_stall=1']
+			 for i in ids]))
 
 	def test_a_mutant_past_its_deadline_is_killed_and_the_loop_goes_on(self) -> None:
 		# guest/mutants killed 16:rel:0's tests at its share (per, 60 s)
