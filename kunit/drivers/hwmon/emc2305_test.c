@@ -477,6 +477,30 @@ static void hwmon_emc2305_test_pwm_write_range(struct kunit *test)
 }
 
 /*
+ * Root's write to a read-only attribute (fanN_input, fanN_fault: 0444)
+ * passes sysfs's permission check (CAP_DAC_OVERRIDE), and the hwmon core
+ * hands it to emc2305_write() as it does any store: refused with
+ * -EOPNOTSUPP, the errno of an attribute the driver does not write, and
+ * nothing goes to the chip.
+ */
+static void hwmon_emc2305_test_read_only_write(struct kunit *test)
+{
+	static const char * const names[] = {
+		"fan1_input", "fan1_fault", "fan5_input", "fan5_fault",
+	};
+	u8 *before;
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, emc2305_test_probe(test, DS_ID_MICROCHIP,
+						   DS_ID_EMC2305, NULL));
+	before = hwmon_test_snapshot(test);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		KUNIT_EXPECT_EQ_MSG(test, emc2305_test_hwmon_write(test, names[i], "0"),
+				    -EOPNOTSUPP, "%s", names[i]);
+	hwmon_test_expect_file(test, before, NULL, 0, "read-only attributes written");
+}
+
+/*
  * Guards 364ffd2537c4 ("hwmon: (emc2305) fix pwm never being able to set
  * lower"): a pwm write must not count as a thermal request, or every
  * later, lower pwm write is taken for a floor below the thermal state and
@@ -1056,6 +1080,7 @@ static struct kunit_case emc2305_test_cases[] = {
 	KUNIT_CASE(hwmon_emc2305_test_pwm_read),
 	KUNIT_CASE_PARAM(hwmon_emc2305_test_pwm_write, emc2305_pwm_gen_params),
 	KUNIT_CASE(hwmon_emc2305_test_pwm_write_range),
+	KUNIT_CASE(hwmon_emc2305_test_read_only_write),
 	KUNIT_CASE(hwmon_emc2305_test_pwm_can_go_lower),
 	KUNIT_CASE(hwmon_emc2305_test_pwm_floor_for_thermal),
 	KUNIT_CASE_PARAM(hwmon_emc2305_test_cooling_max_state,

@@ -900,6 +900,12 @@ static void hwmon_max31760_test_temp_limit_range(struct kunit *test)
  *    max31760.rst says "either 2000mC or 4000mC"; 6.1.192 takes any u32
  *    (kstrtou32()) and picks 4 degC from 3000 up; a sign or junk is
  *    -EINVAL, above U32_MAX -ERANGE.
+ *  - the read-only attributes (0444: tempN_input, _fault, _max_alarm,
+ *    _crit_alarm, _label, fanN_input, _fault): root's write passes
+ *    sysfs's permission check (CAP_DAC_OVERRIDE) and the hwmon core
+ *    hands it to max31760_write() as any store (a number: kstrtol()
+ *    first), which refuses an attribute it does not write with
+ *    -EOPNOTSUPP.
  * CR1 powers up 01h, CR2 is 50h after the probe, CR3 powers up 03h.
  */
 struct max31760_write_case {
@@ -920,6 +926,15 @@ struct max31760_write_case {
 	  .pre = { { p, pv } } }
 
 static const struct max31760_write_case max31760_write_cases[] = {
+	MAX31760_NO("temp1_input", "0", -EOPNOTSUPP, DS_CR1, 0x01),
+	MAX31760_NO("temp2_input", "25000", -EOPNOTSUPP, DS_CR1, 0x01),
+	MAX31760_NO("temp1_fault", "0", -EOPNOTSUPP, DS_CR1, 0x01),
+	MAX31760_NO("temp1_max_alarm", "0", -EOPNOTSUPP, DS_CR1, 0x01),
+	MAX31760_NO("temp2_crit_alarm", "1", -EOPNOTSUPP, DS_CR1, 0x01),
+	MAX31760_NO("temp1_label", "1", -EOPNOTSUPP, DS_CR1, 0x01),
+	MAX31760_NO("temp1_label", "remote", -EINVAL, DS_CR1, 0x01),
+	MAX31760_NO("fan1_input", "0", -EOPNOTSUPP, DS_CR1, 0x01),
+	MAX31760_NO("fan2_fault", "0", -EOPNOTSUPP, DS_CR1, 0x01),
 	MAX31760_NO("pwm1", "-9223372036854775809", -ERANGE, DS_PWMR, 0x80),
 	MAX31760_NO("pwm1", "-9223372036854775808", -EINVAL, DS_PWMR, 0x80),
 	MAX31760_NO("pwm1", "-1", -EINVAL, DS_PWMR, 0x80),
