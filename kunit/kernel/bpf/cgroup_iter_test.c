@@ -167,6 +167,7 @@ static const struct kretprobe cgit_probe_template = {
 	.entry_handler	= cgit_get_info_entry,
 	.handler	= cgit_get_info_ret,
 };
+
 static struct kretprobe cgit_probe;
 
 static int cgit_suite_init(struct kunit_suite *suite)
