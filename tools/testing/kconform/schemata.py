@@ -642,7 +642,7 @@ SWITCH_PARAM = 'kconform.mutant'
 # case to its 30 s harness timeout and took over ten minutes), after a
 # line that gives the mutant a timed-out case of its own
 DEADLINE_PARAM = 'kconform.mutant_deadline'
-_DEADLINE = re.compile(r'kconform: mutant \d+ past its deadline of (\d+) s')
+_DEADLINE = re.compile(r'kconform: mutant \d+ past its deadline of \d+ s')
 DEADLINE_CASE = '<mutant deadline>'
 # a boot with mutants on panics (and so ends: panic=-1, QEMU's
 # -no-reboot) where a mutant broke the kernel beyond its next case: on an
