@@ -56,6 +56,7 @@ import argparse
 import dataclasses
 import difflib
 import fnmatch
+import hashlib
 import json
 import random
 import re
@@ -759,28 +760,34 @@ class Journal:
 	was stopped while writing it).
 	One of the same kernel (context's 'patches'), variant and options
 	whose suites changed (a case added for a survivor) is set aside too,
-	but its kills and stillborns are carried: a kill stands once the new
-	baseline still passes each case that killed it (run_all), and its
-	survivors are judged again."""
+	but its verdicts are carried: a kill stands once the new baseline
+	still passes each case that killed it (run_all), a survivor once the
+	suites that judged it are unchanged (suites: suite_digests(), the
+	journal's 'suites' line), and the rest is judged again."""
 
-	def __init__(self, path: Path, context: Dict[str, object], fresh: bool) -> None:
+	def __init__(self, path: Path, context: Dict[str, object], fresh: bool,
+		     suites_: Optional[Dict[str, str]] = None) -> None:
 		self.path = path
 		path.parent.mkdir(parents=True, exist_ok=True)
 		self.verdicts: Dict[Tuple[str, str], Dict[str, object]] = {}
 		self.carried: Dict[Tuple[str, str], Dict[str, object]] = {}
 		self.baselines: Dict[str, Outcome] = {}
+		self.suites = dict(suites_ or {})
+		self.was: Dict[str, str] = {}	# the set-aside journal's suites
 		lines = self.path.read_text().splitlines() if self.path.exists() else []
 		head = {'context': context}
 		if lines and (fresh or _json_line(lines[0]) != head):
 			old = self.path.with_name(self.path.name + '.old')
 			self.path.replace(old)
 			if not fresh and _suites_only(_json_line(lines[0]), context):
-				self.carried = {k: e for k, e in self._entries(lines[1:])[0].items()
-						if e.get('status') in (KILLED, STILLBORN)}
+				self.carried, _, self.was = self._entries(lines[1:])
+				same = sorted(k for k, v in self.suites.items() if self.was.get(k) == v)
 				print(f'kconform: mutate: {old.name}: the journal of the same kernel '
-				      f'with other suites, set aside: its {len(self.carried)} kill(s) '
-				      'and stillborn(s) stand where the new baseline passes the cases '
-				      'that killed them; the rest is judged again', flush=True)
+				      f'with other suites, set aside: of its {len(self.carried)} '
+				      'verdict(s), the kills and stillborns stand where the new '
+				      'baseline passes the cases that killed them, the survivors '
+				      f'where their judges are unchanged ({", ".join(same) or "none"}); '
+				      'the rest is judged again', flush=True)
 			else:
 				print(f'kconform: mutate: {old.name}: the journal of '
 				      f'{"an earlier run" if fresh else "another tree, variant or options"}, '
@@ -788,7 +795,11 @@ class Journal:
 			lines = []
 		if not lines:
 			self.path.write_text(json.dumps(head) + '\n')
-		self.verdicts, self.baselines = self._entries(lines[1:])
+		self.verdicts, self.baselines, had = self._entries(lines[1:])
+		# the journal's suites, from its first run on (the same series:
+		# the same suites' files)
+		if self.suites and not had:
+			self._append({'suites': self.suites})
 		if self.verdicts:
 			print(f'kconform: mutate: {len(self.verdicts)} verdict(s) of a stopped run '
 			      f'of this tree in {self.path} are kept (--fresh judges them '
@@ -796,15 +807,20 @@ class Journal:
 
 	@staticmethod
 	def _entries(lines: Sequence[str]) -> Tuple[Dict[Tuple[str, str], Dict[str, object]],
-						    Dict[str, Outcome]]:
-		"""The verdicts and the baselines of a journal's lines."""
+						    Dict[str, Outcome], Dict[str, str]]:
+		"""The verdicts, the baselines and the suites of a journal's lines."""
 		verdicts: Dict[Tuple[str, str], Dict[str, object]] = {}
 		baselines: Dict[str, Outcome] = {}
+		suites_: Dict[str, str] = {}
 		for line in lines:
 			entry = _json_line(line)
 			if not isinstance(entry, dict):
 				break
-			if 'baseline' in entry:
+			if 'suites' in entry:
+				got = entry['suites']
+				suites_ = {str(k): str(v) for k, v in got.items()} \
+					if isinstance(got, dict) else {}
+			elif 'baseline' in entry:
 				build = entry.get('build_dir')
 				baselines[str(entry['baseline'])] = Outcome(True, {
 					(str(c[0]), str(c[1]), str(c[2])): Status(str(c[3]))
@@ -812,7 +828,7 @@ class Journal:
 					build_dir=Path(build) if isinstance(build, str) else None)
 			else:
 				verdicts[(str(entry['kind']), str(entry['mutant']))] = entry
-		return verdicts, baselines
+		return verdicts, baselines, suites_
 
 	def _append(self, entry: Dict[str, object]) -> None:
 		with self.path.open('a') as f:
@@ -834,6 +850,12 @@ class Journal:
 			      'status': v.status, 'by': v.by, 'note': v.note,
 			      'upstream': v.upstream})
 
+	def unchanged(self, kind: str, names: Iterable[str]) -> bool:
+		"""Are the suites (names) that judge a kind's mutant what they
+		were in the set-aside journal?"""
+		return all(self.was.get(k) is not None and self.was.get(k) == self.suites.get(k)
+			   for k in (f'{kind}:{n}' for n in names))
+
 	def baseline(self, kind: str) -> Optional[Outcome]:
 		"""This tree's baseline of kind, run before the stop."""
 		return self.baselines.get(kind)
@@ -844,6 +866,47 @@ class Journal:
 			self._append({'baseline': kind, 'cases': sorted(
 				[*k, s.value] for k, s in base.cases.items()),
 				'build_dir': str(base.build_dir) if base.build_dir else None})
+
+
+# a KUnit test file's KTAP suite: `.name = "thermal_of",` in its struct
+# kunit_suite
+KTAP_NAME = re.compile(r'^\s*\.name\s*=\s*"([^"]+)"', re.M)
+
+
+def suite_digests(layout: tree.Layout, specs: Sequence[suites.SuiteSpec]) -> Dict[str, str]:
+	"""'kind:suite' -> a hash of the files a suite's cases of a kind are
+	made of: KUnit, the test files naming its KTAP suites and the other
+	files of their folders (headers, device trees); kselftest, its
+	target's folder, the files kselftests/ shares and its upstream
+	selectors. A journal's survivor is carried while these are the
+	same (Journal); a suite none of whose files is found has none, and
+	its survivors are judged again."""
+	overlays = list(layout.overlays())
+	kunit, selftests = layout.repo / 'kunit', layout.repo / 'kselftests'
+	named = {f: set(KTAP_NAME.findall(f.read_text(errors='replace')))
+		 for f, _ in overlays if layout.kunit_test(f) and f.suffix == '.c'}
+	out: Dict[str, str] = {}
+	for s in specs:
+		for kind in suites.KINDS:
+			if kind == Kind.KUNIT:
+				tests = {f for f, n in named.items() if n & set(s.names(kind))}
+				mine = [f for f, _ in overlays if f in tests or f.parent in
+					{t.parent for t in tests} and f.suffix != '.c']
+				extra = ''
+			elif s.names(kind) or s.upstream:
+				mine = [f for f, _ in overlays if f.parent == selftests or
+					s.kselftest and f.is_relative_to(selftests / s.kselftest)]
+				extra = ' '.join(s.upstream)
+			else:
+				continue
+			if not mine or kind == Kind.KUNIT and not tests:
+				continue
+			h = hashlib.sha256(f'{extra}\n'.encode())
+			for f in mine:
+				h.update(f'{f.relative_to(layout.repo)}\n'.encode())
+				h.update(f.read_bytes())
+			out[f'{kind}:{s.name}'] = h.hexdigest()
+	return out
 
 
 def _suites_only(old: object, now: Dict[str, object]) -> bool:
@@ -937,10 +1000,12 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 					    f'build:\n{base.error}')
 		if journal and not baseline:
 			journal.add_baseline(kind, base)
-		# the set-aside journal's kills of other suites that still stand
+		# the set-aside journal's verdicts of other suites that still
+		# stand: kills whose cases pass, survivors of unchanged judges
 		for m in list(todo):
 			kept = journal.verdict(kind, m, carried=True) if journal else None
-			if kept and journal and stands(kept, base):
+			if kept and journal and (stands(kept, base) or kept.status == SURVIVED
+						 and journal.unchanged(kind, judged[m.feature])):
 				journal.add(kind, kept)
 				done[m.key] = _merged(done.get(m.key), kept)
 				todo.remove(m)
@@ -1313,7 +1378,7 @@ def command(args: argparse.Namespace, repo: Path, cache: Path,
 			  {'variant': args.variant, 'series': digest,
 			   'patches': tree.series_digest(tree.Layout(repo), src, overlays=False),
 			   'run_args': args.run_args, 'baseline': args.baseline or ''},
-			  args.fresh)
+			  args.fresh, suite_digests(tree.Layout(repo), specs))
 	boots = _boots(args, main, out, chosen, equivalents, src.tree, specs, files_of,
 		       upstream_runs) if args.schemata else None
 	judged_by = (chosen, kinds, specs, equivalents, runner, files_of, baseline,

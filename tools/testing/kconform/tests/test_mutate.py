@@ -13,7 +13,7 @@ import unittest
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from kconform import coverage, guest, mutate, report, suites
+from kconform import coverage, guest, mutate, report, suites, tree
 from kconform.model import Case, InputError, KconformError, Status, Suite
 
 DATA = Path(__file__).parent / 'test_data' / 'mutate'
@@ -519,10 +519,11 @@ class JournalTest(unittest.TestCase):
 	CONTEXT: Dict[str, object] = {'variant': 'debug', 'series': 'abc', 'patches': 'p'}
 
 	def run_twice(self, stop_after: int, context2: Dict[str, object],
-		      fresh: bool = False, renamed: Set[str] = set()
+		      fresh: bool = False, renamed: Set[str] = set(),
+		      suites: Tuple[Dict[str, str], Dict[str, str]] = ({}, {})
 		      ) -> Tuple[List[List[str]], List[mutate.Verdict], Path]:
 		"""Stop the first run at its stop_after-th build; the second
-		run's builds and verdicts."""
+		run's builds and verdicts (suites: each run's suite digests)."""
 		ms = [fake('a', 1), fake('b', 1), fake('a', 2), fake('b', 2)]
 		files = {m.feature: {m.file} for m in ms}
 		first = FakeRunner(set(), {'a.c:1:rel:0', 'b.c:2:rel:0'}, set())
@@ -535,13 +536,15 @@ class JournalTest(unittest.TestCase):
 
 		d = Path(tempfile.mkdtemp())
 		with contextlib.redirect_stdout(io.StringIO()):
-			with self.assertRaises(Stop):
+			with contextlib.suppress(Stop):	# (none: stop_after past the end)
 				mutate.run_all(ms, ['kunit'], SPECS, {}, stopping, files,
-					       journal=mutate.Journal(d / mutate.JOURNAL, self.CONTEXT, False))
+					       journal=mutate.Journal(d / mutate.JOURNAL, self.CONTEXT, False,
+								      suites[0]))
 			second = FakeRunner(set(), {'a.c:1:rel:0', 'b.c:2:rel:0'}, set())
 			second.renamed = renamed
 			got = mutate.run_all(ms, ['kunit'], SPECS, {}, second, files,
-					     journal=mutate.Journal(d / mutate.JOURNAL, context2, fresh))
+					     journal=mutate.Journal(d / mutate.JOURNAL, context2, fresh,
+								    suites[1]))
 		return second.calls, got, d
 
 	def test_the_second_run_judges_only_what_the_first_left(self) -> None:
@@ -578,6 +581,29 @@ class JournalTest(unittest.TestCase):
 		# other patches: nothing is carried
 		calls, _, _ = self.run_twice(2, {**other, 'patches': 'q'})
 		self.assertEqual(len(calls), 3)
+
+	def test_a_survivor_whose_judges_are_unchanged_is_carried(self) -> None:
+		# the first run judged all four (a.c:2 and b.c:1 survived);
+		# then b's suite changed: only b's survivor is judged again
+		other: Dict[str, object] = {**self.CONTEXT, 'series': 'def'}
+		was = {'kunit:a': '1', 'kunit:b': '1'}
+		calls, got, d = self.run_twice(4, other, suites=(was, {**was, 'kunit:b': '2'}))
+		self.assertEqual(calls, [[], ['b.c:1:rel:0']])
+		self.assertEqual([v.status for v in got],
+				 ['killed', 'survived', 'survived', 'killed'])
+		# both changed: both survivors again; a journal without the
+		# suites' line (before it was kept) carries no survivor
+		pairs: List[Tuple[Dict[str, str], Dict[str, str]]] = [
+			(was, {'kunit:a': '2', 'kunit:b': '2'}), ({}, was)]
+		for before, now in pairs:
+			calls, _, _ = self.run_twice(4, other, suites=(before, now))
+			self.assertEqual(calls, [[], ['a.c:2:rel:0', 'b.c:1:rel:0']])
+		# the new journal has its own suites' line: it carries next time
+		with contextlib.redirect_stdout(io.StringIO()):
+			j = mutate.Journal(d / mutate.JOURNAL, {**other, 'series': 'ghi'}, False,
+					   {**was, 'kunit:b': '2'})
+		self.assertTrue(j.unchanged('kunit', ['a', 'b']))
+		self.assertFalse(j.unchanged('kunit', ['c']))
 
 	def test_another_tree_or_fresh_judges_everything_again(self) -> None:
 		other: Dict[str, object] = {'variant': 'debug', 'series': 'def', 'patches': 'q'}
@@ -632,6 +658,36 @@ class JournalTest(unittest.TestCase):
 				again = mutate.Journal(Path(d) / mutate.JOURNAL, self.CONTEXT, False).baseline('kunit')
 		assert again is not None
 		self.assertEqual(again.build_dir, Path('/b/debug'))
+
+
+class SuiteDigestTest(unittest.TestCase):
+	"""What a change of one suite's files leaves carried (Journal)."""
+
+	FILES = {'kunit/d/x_test.c': 'static struct kunit_suite s = {\n\t.name = "x",\n};\n',
+		 'kunit/d/x_test.dts': '/dts-v1/;\n',
+		 'kunit/e/y_test.c': '\t.name = "y",\n',
+		 'kselftests/kconform.mk': 'CFLAGS += -Wall\n',
+		 'kselftests/t/t_test.c': 'int main(void) { return 0; }\n',
+		 'kselftests/u/u_test.c': 'int main(void) { return 0; }\n'}
+
+	def digests(self, changed: str = '') -> Dict[str, str]:
+		with tempfile.TemporaryDirectory() as d:
+			for name, text in self.FILES.items():
+				(Path(d) / name).parent.mkdir(parents=True, exist_ok=True)
+				(Path(d) / name).write_text(text + ('/* edit */\n' if name == changed else ''))
+			specs = [suites.SuiteSpec('x', None, ('x',), 't'),
+				 suites.SuiteSpec('y', None, ('y',), 'u', upstream=('bpf_iter',))]
+			return mutate.suite_digests(tree.Layout(Path(d)), specs)
+
+	def test_an_edit_changes_the_digests_of_the_suites_made_of_it(self) -> None:
+		was = self.digests()
+		self.assertEqual(sorted(was), ['kselftest:x', 'kselftest:y', 'kunit:x', 'kunit:y'])
+		for changed, suites_ in (('kunit/d/x_test.dts', ['kunit:x']),
+					 ('kunit/e/y_test.c', ['kunit:y']),
+					 ('kselftests/t/t_test.c', ['kselftest:x']),
+					 ('kselftests/kconform.mk', ['kselftest:x', 'kselftest:y'])):
+			now = self.digests(changed)
+			self.assertEqual(sorted(k for k in was if was[k] != now[k]), suites_, changed)
 
 
 class KernelRunnerTest(unittest.TestCase):
