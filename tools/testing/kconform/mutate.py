@@ -760,10 +760,10 @@ class Journal:
 	was stopped while writing it).
 	One of the same kernel (context's 'patches'), variant and options
 	whose suites changed (a case added for a survivor) is set aside too,
-	but its verdicts are carried: a kill stands once the new baseline
-	still passes each case that killed it (run_all), a survivor once the
-	suites that judged it are unchanged (suites: suite_digests(), the
-	journal's 'suites' line), and the rest is judged again."""
+	but its verdicts are carried: any stands once the suites that judged
+	it are unchanged (suites: suite_digests(), the journal's 'suites'
+	line), a kill too once the new baseline still passes each case that
+	killed it (run_all), and the rest is judged again."""
 
 	def __init__(self, path: Path, context: Dict[str, object], fresh: bool,
 		     suites_: Optional[Dict[str, str]] = None) -> None:
@@ -1001,11 +1001,12 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		if journal and not baseline:
 			journal.add_baseline(kind, base)
 		# the set-aside journal's verdicts of other suites that still
-		# stand: kills whose cases pass, survivors of unchanged judges
+		# stand: those of unchanged judges (the same kernel, the same
+		# cases), and kills whose cases pass
 		for m in list(todo):
 			kept = journal.verdict(kind, m, carried=True) if journal else None
-			if kept and journal and (stands(kept, base) or kept.status == SURVIVED
-						 and journal.unchanged(kind, judged[m.feature])):
+			if kept and journal and (journal.unchanged(kind, judged[m.feature])
+						 or stands(kept, base)):
 				journal.add(kind, kept)
 				done[m.key] = _merged(done.get(m.key), kept)
 				todo.remove(m)

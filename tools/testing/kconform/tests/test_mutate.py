@@ -605,6 +605,23 @@ class JournalTest(unittest.TestCase):
 		self.assertTrue(j.unchanged('kunit', ['a', 'b']))
 		self.assertFalse(j.unchanged('kunit', ['c']))
 
+	def test_a_kill_by_a_report_stands_while_its_judges_are_unchanged(self) -> None:
+		# a report in a's suite killed a.c:1: no case of the new
+		# baseline says it again, the unchanged suite does
+		ms = [fake('a', 1)]
+		was = {'kunit:a': '1'}
+		for now, calls in ((was, []), ({'kunit:a': '2'}, [['a.c:1:rel:0']])):
+			d = Path(tempfile.mkdtemp())
+			with contextlib.redirect_stdout(io.StringIO()):
+				mutate.Journal(d / mutate.JOURNAL, self.CONTEXT, False, was).add(
+					'kunit', mutate.Verdict(ms[0], 'killed', ['kunit:a:<kernel report>']))
+				runner = FakeRunner(set(), set(), set())
+				got = mutate.run_all(ms, ['kunit'], SPECS, {}, runner, {'a': {'a.c'}},
+						     journal=mutate.Journal(d / mutate.JOURNAL, {
+							     **self.CONTEXT, 'series': 'def'}, False, now))
+			self.assertEqual(runner.calls[1:], calls)
+			self.assertEqual(got[0].status, 'survived' if calls else 'killed')
+
 	def test_another_tree_or_fresh_judges_everything_again(self) -> None:
 		other: Dict[str, object] = {'variant': 'debug', 'series': 'def', 'patches': 'q'}
 		for context, fresh in ((other, False), (self.CONTEXT, True)):
