@@ -1018,21 +1018,30 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 			if m.file in lacking:
 				done[m.key] = Verdict(m, NOT_COMPILED, reason=lacking[m.file])
 		todo = [m for m in todo if m.file not in lacking]
-		if planned:
-			planned(kind, todo)
 		judge = Judge(owners, base, up)
 		# features whose judges name one upstream test (cgroup_iter) are
 		# never one batch either: its case would judge both
 		apart = {f: js | {f'{suites.UPSTREAM}:{sel.partition("/")[0]}'
 				  for s in up if s.name in js for sel in s.upstream}
 			 for f, js in judged.items()}
-		groups = [[m] for m in sorted(todo, key=lambda m: m.feature)] if one_by_one \
-			else batches(todo, files_of, apart)
-		for n, batch in enumerate(groups):
-			for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
-				if journal:
-					journal.add(kind, v)
-				done[v.mutant.key] = _merged(done.get(v.mutant.key), v)
+		# one by one, our kills that upstream's tests judge again (for
+		# the by-suite table alone) come after the mutants whose fate
+		# is still open, each round planned apart (schemata's loops)
+		again = {m.key for m in todo if m.key in done and done[m.key].status == KILLED} \
+			if one_by_one else set()
+		n = 0
+		for todo in [r for r in ([m for m in todo if m.key not in again],
+					 [m for m in todo if m.key in again]) if r]:
+			if planned:
+				planned(kind, todo)
+			groups = [[m] for m in sorted(todo, key=lambda m: m.feature)] if one_by_one \
+				else batches(todo, files_of, apart)
+			for batch in groups:
+				for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
+					if journal:
+						journal.add(kind, v)
+					done[v.mutant.key] = _merged(done.get(v.mutant.key), v)
+				n += 1
 	return [done[m.key] for m in mutants if m.key in done]
 
 

@@ -416,12 +416,29 @@ class UpstreamTest(unittest.TestCase):
 
 	def run_up(self, fails: Dict[str, List[mutate.Key]], upstream_runs: bool = True,
 		   ms: Sequence[mutate.Mutant] = (fake('a', 1), fake('b', 1)),
-		   specs: Sequence[suites.SuiteSpec] = UP_SPECS
+		   specs: Sequence[suites.SuiteSpec] = UP_SPECS, one_by_one: bool = False
 		   ) -> Tuple[UpstreamRunner, List[mutate.Verdict]]:
 		runner = UpstreamRunner(fails, specs)
 		got = mutate.run_all(ms, ['kunit', 'kselftest'], specs, {}, runner,
-				     {m.feature: {m.file} for m in ms}, upstream_runs=upstream_runs)
+				     {m.feature: {m.file} for m in ms}, upstream_runs=upstream_runs,
+				     planned=lambda kind, ms: runner.calls.append(
+					     (f'{kind} planned', [m.id for m in ms])) if one_by_one else None,
+				     one_by_one=one_by_one)
 		return runner, got
+
+	def test_one_by_one_our_kills_go_to_upstreams_tests_last(self) -> None:
+		# a.c:1 is KUnit's kill: upstream's tests judge it for the
+		# by-suite table only, after the survivors (schemata's loops)
+		ms = (fake('a', 1), fake('b', 1), fake('a', 2))
+		runner, got = self.run_up({'a.c:1:rel:0': [('kunit', 'a', 'case'), UP_A]},
+					  ms=ms, one_by_one=True)
+		self.assertEqual(runner.calls[-6:], [
+			('kselftest', []), ('kselftest planned', ['b.c:1:rel:0', 'a.c:2:rel:0']),
+			('kselftest', ['a.c:2:rel:0']), ('kselftest', ['b.c:1:rel:0']),
+			('kselftest planned', ['a.c:1:rel:0']), ('kselftest', ['a.c:1:rel:0'])])
+		self.assertEqual([(v.status, v.upstream) for v in got], [
+			('killed', ['kselftest:upstream:test_progs:ta/x1']), ('survived', []),
+			('survived', [])])
 
 	def test_an_upstream_case_is_its_features_and_reruns_nothing(self) -> None:
 		# a has no kselftest target: its mutant goes to the kselftest boot
