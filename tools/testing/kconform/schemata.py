@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -654,6 +655,10 @@ DEADLINE_CASE = '<mutant deadline>'
 ON_MUTANT = ('oops=panic', 'sysctl.kernel.panic_on_rcu_stall=1')
 LOOP_LOG = 'guest-console.log'
 BUILD_LOG = 'guest-build.log'
+# --out's record of the switches a build found not to compile (id ->
+# the mutated line), left out of the next run's first build at once
+DROPPED = 'schemata-dropped.json'
+NOT_COMPILING = 'its switch does not compile'
 
 
 @dataclass
@@ -803,8 +808,8 @@ class Runner:
 		# patched tree, matched no mutant)
 		self.read = functools.cache(read)
 		self.judging = judging
-		self.schemata = build(self.order, self.read)
-		self.dropped: Dict[str, str] = {}	# id -> why its switch is out
+		self.dropped: Dict[str, str] = self._not_compiling()	# id -> why its switch is out
+		self.schemata = build([m for m in self.order if m.id not in self.dropped], self.read)
 		self.baselines: Dict[str, mutate.Outcome] = {}
 		self.seen: Dict[Tuple[str, str], mutate.Outcome] = {}	# (kind, key)
 		# (kind, key) of the mutants run_all will ask about (a KUnit
@@ -813,6 +818,21 @@ class Runner:
 		# (kind, key) of the mutants to judge in a loop of their own
 		self.alone: Set[Tuple[str, str]] = set()
 		self.runs = 0
+
+	def _not_compiling(self, found: Sequence[str] = ()) -> Dict[str, str]:
+		"""The switches an earlier run on this --out found not to compile
+		(the same mutated line), with found added to its record."""
+		try:
+			was = json.loads((self.out / DROPPED).read_text())
+		except (OSError, ValueError):
+			was = {}
+		after = {m.id: m.after for m in self.order}
+		known = {i: a for i, a in (was.items() if isinstance(was, dict) else ())
+			 if after.get(i) == a}
+		if found:
+			known.update({i: after[i] for i in found})
+			(self.out / DROPPED).write_text(json.dumps(known, indent=1, sort_keys=True) + '\n')
+		return dict.fromkeys(known, NOT_COMPILING)
 
 	def judge(self, chosen: Sequence[mutate.Mutant], kinds: Sequence[str],
 		  specs: Sequence[suites.SuiteSpec], equivalents: Dict[str, str],
@@ -876,7 +896,7 @@ class Runner:
 			print(f'kconform: mutate: the schemata build failed; the compiler '
 			      f'names {len(named)} switch(es), built again without them: '
 			      f'{", ".join(sorted(named))}', flush=True)
-			self.dropped.update({i: 'its switch does not compile' for i in named})
+			self.dropped.update(self._not_compiling(sorted(named)))
 			self.schemata = build([m for m in self.order if m.id not in self.dropped],
 					      self.read)
 		self.baselines[kind] = got

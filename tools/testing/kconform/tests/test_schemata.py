@@ -665,7 +665,13 @@ class RunnerTest(unittest.TestCase):
 					chosen, ['kunit', 'kselftest'], SPECS, {}, boots, batch,
 					{'fa': {'max31760.c'}, 'fb': {'genetlink.c'}}, None, False,
 					None)}
+			# the next run on this --out (a tree derived again) builds
+			# without it at once
+			again = schemata.Runner(fake, Path(tmp), 'debug', [], chosen, tree, judging)
 		self.assertEqual(boots.dropped, {'max31760.c:30:const:1': 'its switch does not compile'})
+		self.assertEqual(again.dropped, boots.dropped)
+		self.assertNotIn('max31760.c:30:const:1', again.schemata.numbers)
+		self.assertIn('max31760.c:30:const:0', again.schemata.numbers)
 		self.assertEqual(got['max31760.c:30:const:0'],
 				 ('killed', ['kunit:fa:fa_test_two']))
 		self.assertEqual(got['max31760.c:30:const:1'],
