@@ -65,7 +65,7 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import (TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Protocol,
+from typing import (TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Protocol,
 		    Sequence, Set, Tuple)
 
 from . import coverage, fixes, gate, guest, inputs, report, suites, tomlfile, tree, upstream
@@ -1032,17 +1032,40 @@ def run_all(mutants: Sequence[Mutant], kinds: Sequence[str],
 		n = 0
 		for todo in [r for r in ([m for m in todo if m.key not in again],
 					 [m for m in todo if m.key in again]) if r]:
+			todo, twins = _twins(todo, judged)
 			if planned:
 				planned(kind, todo)
 			groups = [[m] for m in sorted(todo, key=lambda m: m.feature)] if one_by_one \
 				else batches(todo, files_of, apart)
 			for batch in groups:
 				for v in evaluate(batch, kind, run, judge, f'{kind}-{n:03d}', judged):
-					if journal:
-						journal.add(kind, v)
-					done[v.mutant.key] = _merged(done.get(v.mutant.key), v)
+					for w in [v] + [dataclasses.replace(v, mutant=t)
+							for t in twins.get(v.mutant.key, [])]:
+						if journal:
+							journal.add(kind, w)
+						done[w.mutant.key] = _merged(done.get(w.mutant.key), w)
 				n += 1
 	return [done[m.key] for m in mutants if m.key in done]
+
+
+def _twins(todo: Sequence[Mutant], judged: Dict[str, Set[str]]
+	   ) -> Tuple[List[Mutant], Dict[str, List[Mutant]]]:
+	"""The mutants to run, and per key the other features' copies of it
+	that share its verdict: one line of a file two features share
+	(task_iter.c: bpf_task_iter's and bpf_iter_params') with the same
+	judges runs the same cases with the same switch, so it is judged
+	once."""
+	first: Dict[Tuple[str, FrozenSet[str]], Mutant] = {}
+	twins: Dict[str, List[Mutant]] = {}
+	out = []
+	for m in todo:
+		k = (m.id, frozenset(judged.get(m.feature, ())))
+		if k in first:
+			twins.setdefault(first[k].key, []).append(m)
+		else:
+			first[k] = m
+			out.append(m)
+	return out, twins
 
 
 class KernelRunner:

@@ -243,6 +243,34 @@ class BatchTest(unittest.TestCase):
 		self.assertEqual([v.status for v in got], ['survived', 'killed', 'survived',
 							   'survived'])
 
+	def test_a_line_two_features_share_with_the_same_judges_is_judged_once(self) -> None:
+		# a and b have no KUnit suite; c requires their file: the same
+		# mutant of x.c is c's cases' to judge, once, for both
+		specs = [suites.SuiteSpec('a', None, (), None), suites.SuiteSpec('b', None, (), None),
+			 suites.SuiteSpec('c', None, ('c',), None, requires=(('x.c', None),))]
+		ms = [fake('a', 1, 'x.c'), fake('b', 1, 'x.c'), fake('a', 2, 'x.c')]
+		calls: List[List[str]] = []
+
+		def run(mutants: Sequence[mutate.Mutant], kind: str,
+			features: Sequence[str], tag: str) -> mutate.Outcome:
+			calls.append([m.key for m in mutants])
+			bad = any(m.line == 1 for m in mutants)
+			return mutate.Outcome(True, {('kunit', 'c', 'case'):
+						     Status.FAIL if bad else Status.PASS})
+
+		path = Path(tempfile.mkdtemp()) / mutate.JOURNAL
+		for _ in range(2):	# the second run: every verdict journaled
+			with contextlib.redirect_stdout(io.StringIO()):
+				got = mutate.run_all(ms, ['kunit'], specs, {}, run,
+						     {'a': {'x.c'}, 'b': {'x.c'}, 'c': {'c.c'}},
+						     one_by_one=True, journal=mutate.Journal(
+							     path, JournalTest.CONTEXT, False))
+			self.assertEqual(calls, [[], ['a:x.c:1:rel:0'], ['a:x.c:2:rel:0']])
+			self.assertEqual([(v.mutant.key, v.status, v.by) for v in got], [
+				('a:x.c:1:rel:0', 'killed', ['kunit:c:case']),
+				('b:x.c:1:rel:0', 'killed', ['kunit:c:case']),
+				('a:x.c:2:rel:0', 'survived', [])])
+
 	def test_a_crash_outside_its_feature_reruns_the_batch_one_by_one(self) -> None:
 		ms = [fake('a', 1), fake('b', 1)]
 		runner = FakeRunner(set(), set(), {'a.c:1:rel:0'})
