@@ -698,6 +698,12 @@ def probe(job: GuestJob, accel: Sequence[str], timeout: float) -> bool:
 	return any(UP_MARKER in l for l in r.lines)
 
 
+# a boot with a mutant on (mutate --schemata): kconform.mutant=N, or the
+# guest's loop of them, kconform.mutants=LIST, which runs the targets once
+# per mutant; its times are no target's length for the lanes' next plan
+MUTANT_PARAMS = ('kconform.mutant', 'kconform.mutants')
+
+
 def entries(job: GuestJob, specs: Sequence[SuiteSpec]) -> List[str]:
 	"""What run_kselftest.sh runs of these suites: their targets, and
 	upstream's test_progs when it is installed and they name tests of it."""
@@ -743,9 +749,10 @@ def boot(job: GuestJob, specs: Sequence[SuiteSpec], accel: Sequence[str],
 	for s in out:
 		if s.name == upstream.TARGET:
 			s.cases += upstream.unreported(selected, s.cases)
-	lanes.save_seconds(job.build_dir, lanes.seconds_of(
-		[(s.name, [c.duration_s for c in s.cases if c.duration_s is not None])
-		 for s in out if not runner_made(s.name)]))
+	if not {w.split('=')[0] for w in ' '.join(parts).split()} & set(MUTANT_PARAMS):
+		lanes.save_seconds(job.build_dir, lanes.seconds_of(
+			[(s.name, [c.duration_s for c in s.cases if c.duration_s is not None])
+			 for s in out if not runner_made(s.name)]))
 	return out
 
 

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from . import console, mutate, suites
+from . import console, guest, mutate, suites
 from .model import BAD, KconformError, Kind, Status
 
 INCLUDE = '#include <linux/kconform_mutant.h>'
@@ -636,8 +636,7 @@ def summary(mutants: Sequence[mutate.Mutant], schemata: Schemata,
 # -- the runs -----------------------------------------------------------------
 
 _MARK = re.compile(r'kconform: mutant (\d+) (begin|end)(?: (-?\d+))?\s*$')
-LOOP_PARAM = 'kconform.mutants'
-SWITCH_PARAM = 'kconform.mutant'
+SWITCH_PARAM, LOOP_PARAM = guest.MUTANT_PARAMS
 # a kselftest loop kills a mutant's tests that outlive its share of the
 # boot (guest/mutants --deadline; a netlink_intro mutant slowed every
 # case to its 30 s harness timeout and took over ten minutes), after a

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Dict, List
 from unittest import mock
 
-from kconform import guest, proc, suites
+from kconform import guest, lanes, proc, suites
 from kconform.model import Case, KconformError, Status, Suite
 
 REPO = Path(__file__).resolve().parents[4]
@@ -377,6 +377,21 @@ class CoverageBootTest(unittest.TestCase):
 			guest.boot(job, specs, [])
 		append: List[str] = run.call_args[0][0]
 		return append[append.index('-append') + 1]
+
+	def test_a_boot_with_a_mutant_on_keeps_no_target_lengths(self) -> None:
+		# a loop boot runs each target once per mutant: 216 s for
+		# bpf_iter_params, which the next make run would plan its lanes by
+		variant = guest.variants(REPO)['default']
+		for cmdline, kept in (('', True), ('kconform.mutants=0,3-5,0', False),
+				      ('kconform.mutant=7 oops=panic', False)):
+			job = guest.GuestJob(REPO, self.tmp, self.tmp / 'b', self.tmp, 1, 60,
+					     variant, lanes=2, cmdline=cmdline)
+			(self.tmp / 'b').mkdir(exist_ok=True)
+			with mock.patch.object(proc, 'run', return_value=proc.Run(
+					[], [], 0, False, 0.0, self.tmp / 'log')), \
+					mock.patch.object(lanes, 'save_seconds') as save:
+				guest.boot(job, [], [])
+			self.assertEqual(save.called, kept, cmdline)
 
 	def test_the_runner_plans_no_lanes_under_kconform_gcov(self) -> None:
 		variants = guest.variants(REPO)
