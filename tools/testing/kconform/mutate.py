@@ -595,6 +595,10 @@ class Outcome:
 	# the folder its kernel was built in (results.json kernel.build_dir);
 	# None: not known (a results.json of before it was recorded)
 	build_dir: Optional[Path] = None
+	# (kind, target) -> the programs a run asked for of a target it ran
+	# in part (a schemata loop runs only the programs that judge the
+	# feature): the others' cases are not gone, they were not asked for
+	ran: Dict[Tuple[str, str], FrozenSet[str]] = field(default_factory=dict)
 
 
 class Runner(Protocol):
@@ -681,7 +685,8 @@ class Judge:
 		for k, s in self.baseline.cases.items():
 			# a case that passed and is gone: its suite did not finish
 			if k not in got.cases and s not in BAD and k[0] == kind and \
-					self.of(k) & features:
+					self.of(k) & features and \
+					k[2].split('/')[0] in got.ran.get((k[0], k[1]), {k[2].split('/')[0]}):
 				out[k] = Status.CRASH
 		return out
 
@@ -1475,7 +1480,8 @@ def _boots(args: argparse.Namespace, main: Callable[[Sequence[str]], int], out: 
 		 Kind.KSELFTEST: {s.name: [t for t in (s.kselftest, suites.UPSTREAM if
 						       upstream_runs and s.upstream else None) if t]
 				  for s in specs}},
-		{s.name: s.seconds_on(args.variant) for s in specs})
+		{s.name: s.seconds_on(args.variant) for s in specs},
+		{s.name: s.mutant_programs for s in specs if s.mutant_programs})
 	return schemata.Runner(main, out, args.variant, shlex.split(args.run_args),
 			       [m for m in chosen if m.id not in equivalents], _read(src),
 			       judging_)

@@ -42,6 +42,7 @@ with no mutant on.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import json
@@ -49,7 +50,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from . import console, guest, mutate, suites
 from .model import BAD, KconformError, Kind, Status
@@ -719,7 +720,8 @@ def merged(outs: Sequence[mutate.Outcome]) -> mutate.Outcome:
 	mutant's judges only, and a batch's judges do not overlap); a case
 	two boots ran is as bad as the worse."""
 	out = mutate.Outcome(all(o.built for o in outs),
-			     error='\n'.join(o.error for o in outs if o.error))
+			     error='\n'.join(o.error for o in outs if o.error),
+			     ran={k: v for o in outs for k, v in o.ran.items()})
 	for o in outs:
 		for k, s in o.cases.items():
 			if k not in out.cases or s in BAD:
@@ -737,6 +739,24 @@ class Judging:
 	names: Dict[str, Dict[str, List[str]]]
 	# suite -> its kselftest target's case time on the variant (s)
 	seconds: Dict[str, float] = field(default_factory=dict)
+	# feature -> (target, program): of the targets judging its mutants,
+	# the programs its loop runs (suites.toml mutant_programs)
+	programs: Dict[str, Tuple[Tuple[str, str], ...]] = field(default_factory=dict)
+
+	def cases(self, kind: str, feature: str, expected: Sequence[str]) -> List[str]:
+		"""run --case globs of a feature's loop: its programs of the
+		targets it narrows, every case of the other suites ([] if it
+		narrows none)."""
+		mine = self.programs.get(feature, ()) if kind == Kind.KSELFTEST else ()
+		narrowed = {t for t, _ in mine}
+		return [f'{t}.{p}/*' for t, p in mine] + \
+			[f'{n}.*' for n in expected if n not in narrowed] if mine else []
+
+	def ran(self, kind: str, feature: str) -> Dict[Tuple[str, str], FrozenSet[str]]:
+		"""Outcome.ran of a feature's loop: (kind, target) -> its
+		programs, for each target it narrows."""
+		mine = self.programs.get(feature, ()) if kind == Kind.KSELFTEST else ()
+		return {(str(kind), t): frozenset(p for u, p in mine if u == t) for t, _ in mine}
 
 	def suites(self, kind: str, features: Sequence[str]) -> List[str]:
 		return sorted(set().union(*(self.judges.get(f, {f}) for f in features)) &
@@ -853,12 +873,14 @@ class Runner:
 		return [m for m in self.order if m.id in self.schemata.numbers]
 
 	def _run(self, tag: str, kind: str, suites_: Sequence[str],
-		 cmdline: Sequence[str], timeout: int = 0, silence: int = 0) -> Path:
+		 cmdline: Sequence[str], timeout: int = 0, silence: int = 0,
+		 cases: Sequence[str] = ()) -> Path:
 		folder = self.out / 'runs' / tag
 		shutil.rmtree(folder, ignore_errors=True)
 		(folder / 'patches').mkdir(parents=True)
 		argv = ['run', '--variant', self.variant, '--kind', kind, '--retries', '0',
 			'--out', str(folder), *(a for s in suites_ for a in ('--suite', s)),
+			*(a for c in cases for a in ('--case', c)),
 			*(a for w in cmdline for a in ('--cmdline', w))]
 		for name, text in (('00-schemata.patch', self.schemata.patch),
 				   ('01-switch.patch', kernel_patch(self.read))):
@@ -955,7 +977,8 @@ class Runner:
 			cmdline.append(f'{DEADLINE_PARAM}={per}')
 		folder = self._run(f'{tag}-loop-{first.feature}', kind,
 				   suites_ if kind != Kind.KUNIT else [], cmdline,
-				   LOOP_BASE + per * (len(pending) + 2), silence(per))
+				   LOOP_BASE + per * (len(pending) + 2), silence(per),
+				   self.judging.cases(kind, first.feature, expected))
 		got = mutate.outcome(folder / 'results.json')
 		log = folder / CONSOLE[Kind(kind)]
 		if not got.built and not log.exists():
@@ -963,7 +986,8 @@ class Runner:
 			# results.json is still the mutants' verdicts
 			self.seen[(kind, first.key)] = got
 			return
-		outs = [(seg.number, judged(seg, kind, expected))
+		ran = self.judging.ran(kind, first.feature)
+		outs = [(seg.number, dataclasses.replace(judged(seg, kind, expected), ran=ran))
 			for seg in segments(log.read_text(errors='replace').splitlines()
 					    if log.exists() else [])]
 		controls = [o for n, o in outs if n == 0]

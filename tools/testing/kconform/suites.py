@@ -37,7 +37,7 @@ ALL_KINDS = KINDS + (Kind.BENCH,)	# bench: only when asked (make bench)
 UPSTREAM = 'upstream'
 KEYS = ('kunit', 'requires', 'cmdline', 'bench', 'modules', 'needs',
 	'bench_cmdline', 'patches', 'alone', 'seconds',
-	'upstream')	# of a suites.toml table
+	'upstream', 'mutant_programs')	# of a suites.toml table
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,9 @@ class SuiteSpec:
 	seconds: Tuple[Tuple[str, float], ...] = ()
 	# upstream's test_progs selectors of the feature ("test[/subtest]")
 	upstream: Tuple[str, ...] = field(default=())
+	# mutate --schemata: of the kselftest targets that judge its mutants,
+	# the programs that do, (target, program); the others run whole
+	mutant_programs: Tuple[Tuple[str, str], ...] = field(default=())
 
 	def names(self, kind: str) -> Tuple[str, ...]:
 		"""The suite names results.json gives this suite of a kind."""
@@ -118,7 +121,8 @@ def load(repo: Path) -> List[SuiteSpec]:
 			patches=_patches(name, entry.get('patches', {})),
 			alone=str(entry.get('alone', '')),
 			seconds=_seconds(name, entry.get('seconds', 0)),
-			upstream=_upstream(name, entry.get('upstream', []))))
+			upstream=_upstream(name, entry.get('upstream', [])),
+			mutant_programs=_programs(name, entry.get('mutant_programs', []))))
 		if not specs[-1].kunitconfig and not specs[-1].kselftest:
 			raise KconformError(f'suites.toml: {name} has neither '
 					    f'{frag} nor {ksft}/')
@@ -135,6 +139,15 @@ def _upstream(name: str, value: object) -> Tuple[str, ...]:
 		raise KconformError(f'suites.toml: [{name}] upstream must be '
 				    '["test", "test/subtest-glob", ...] (test_progs -a)')
 	return tuple(value)
+
+
+def _programs(name: str, value: object) -> Tuple[Tuple[str, str], ...]:
+	if not isinstance(value, list) or not all(
+			isinstance(v, str) and re.fullmatch(r'[A-Za-z0-9_]+:[A-Za-z0-9_.-]+', v)
+			for v in value):
+		raise KconformError(f'suites.toml: [{name}] mutant_programs must be '
+				    '["target:program", ...]')
+	return tuple((t, p) for t, _, p in (v.partition(':') for v in value))
 
 
 def _patches(name: str, value: object) -> Tuple[Tuple[str, str, str], ...]:

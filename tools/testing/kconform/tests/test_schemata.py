@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from kconform import mutate, schemata, suites
 from kconform.model import KconformError, Kind, Status
@@ -380,8 +380,9 @@ class FakeRun:
 
 	def __init__(self, bad: str, kills: Set[str], crash: str,
 		     loop_results: bool = True, spoils: str = '', rerun_fails: bool = False,
-		     build: str = '', slow: str = '') -> None:
+		     build: str = '', slow: str = '', other: bool = False) -> None:
 		self.bad, self.kills, self.crash = bad, kills, crash
+		self.other = other	# fb's target has a program 'other' too
 		self.slow = slow	# a mutant whose tests the loop's deadline kills
 		self.build = build		# results.json's kernel.build_dir
 		self.loop_results = loop_results	# False: a loop boot writes none
@@ -420,7 +421,9 @@ class FakeRun:
 				'errors': [], 'suites': [
 				{'kind': kind, 'name': name, 'cases': [
 					{'name': c, 'status': 'fail' if killed and c.endswith('two')
-					 else 'pass'} for _, s, c in CASES[kind] if s == name]}
+					 else 'pass'} for _, s, c in CASES[kind] if s == name] +
+				 ([{'name': 'other/t.x', 'status': 'pass'}]
+				  if self.other and name == 'fb' else [])}
 				for name in sorted({s for _, s, _ in CASES[kind]})]}))
 		target = next((argv[i + 1] for i, a in enumerate(argv) if a == '--suite'), '')
 		if loop:
@@ -513,13 +516,14 @@ def expand(ranges: str) -> List[int]:
 
 
 def judge_fb(fake: FakeRun, ids: Sequence[str], name: str = 'genetlink.c',
-	     also: Sequence[str] = ()) -> Dict[str, str]:
+	     also: Sequence[str] = (),
+	     programs: Optional[Dict[str, Tuple[Tuple[str, str], ...]]] = None) -> Dict[str, str]:
 	"""These mutants of a file, and of those also names (feature fb, a
 	kselftest target), through the schemata runner and the fake run:
 	id -> verdict."""
 	fb = [m for n in (name, *also) for m in mutants(n, 'fb') if m.id in ids]
 	judging = schemata.Judging({'fb': {'fb'}}, {'kselftest': {'fb'}},
-				   {'kselftest': {'fb': ['fb']}})
+				   {'kselftest': {'fb': ['fb']}}, {}, programs or {})
 	with tempfile.TemporaryDirectory() as tmp:
 		boots = schemata.Runner(fake, Path(tmp), 'default', [], fb, tree, judging)
 		fake.boots = boots
@@ -597,6 +601,20 @@ class RunnerTest(unittest.TestCase):
 		seg.lines.pop()
 		self.assertNotIn(('kselftest', '<guest boot>', '<mutant deadline>'),
 				 schemata.judged(seg, 'kselftest', ['fb']).cases)
+
+	def test_a_loop_runs_only_the_programs_that_judge_its_feature(self) -> None:
+		# fb's target has a program 'other' that the baseline ran and
+		# mutant_programs leaves out of fb's loop: its cases are not gone
+		ids = ['genetlink.c:16:rel:0', 'genetlink.c:16:true:0']
+		fake = FakeRun(bad='', kills={'genetlink.c:16:true:0'}, crash='', other=True)
+		self.assertEqual(judge_fb(fake, ids, programs={'fb': (('fb', 'prog'),)}), {
+			'genetlink.c:16:rel:0': 'survived', 'genetlink.c:16:true:0': 'killed'})
+		loops = [c for c in fake.calls if any(w.startswith(schemata.LOOP_PARAM) for w in c)]
+		self.assertEqual([[c[i + 1] for i, a in enumerate(c) if a == '--case'] for c in loops],
+				 [['fb.prog/*']])
+		# not narrowed, a loop that ran no 'other' would have killed both
+		fake = FakeRun(bad='', kills={'genetlink.c:16:true:0'}, crash='', other=True)
+		self.assertEqual(set(judge_fb(fake, ids).values()), {'killed'})
 
 	def test_suites_that_fail_when_run_again_stop_the_run(self) -> None:
 		fake = FakeRun(bad='', kills=set(), crash='', rerun_fails=True)
