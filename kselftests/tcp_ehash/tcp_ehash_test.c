@@ -712,6 +712,165 @@ TEST_F(ehash, defaults_follow_table_size)
 	EXPECT_EQ(read_ok(_metadata, SYN_KNOB), max_long(128, self->global / 128));
 }
 
+/* MemTotal of /proc/meminfo, in KiB (0 when unreadable). */
+static long mem_total_kib(void)
+{
+	char line[128];
+	long kib = 0;
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/*
+ * tcp_init() sizes tcp_max_orphans from the global table it made: half
+ * its buckets, as tcp_max_tw_buckets is for a netns's own table.
+ */
+TEST_F(ehash, max_orphans_is_half_the_global_table)
+{
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	EXPECT_EQ(read_ok(_metadata, "/proc/sys/net/ipv4/tcp_max_orphans"), self->global / 2);
+}
+
+/* A sysctl's text as read, without its newline ("" when unreadable). */
+static void read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t len = -1;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		len = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[len > 0 ? len : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
+ * The defaults tcp_sk_init() gives every netns (the function the
+ * per-netns ehash commit changed), as ip-sysctl.rst documents them, read
+ * from /proc/sys/net/ipv4/ of a new netns: what `sysctl net.ipv4` shows
+ * a container before anyone tunes it.  The *_jiffies knobs show seconds
+ * or milliseconds whatever HZ is.
+ */
+static const struct {
+	const char *name;
+	const char *value;
+} tcp_netns_defaults[] = {
+	{ "tcp_ecn", "2" },
+	{ "tcp_ecn_fallback", "1" },
+	{ "tcp_base_mss", "1024" },
+	{ "tcp_min_snd_mss", "48" },
+	{ "tcp_probe_threshold", "8" },
+	{ "tcp_probe_interval", "600" },
+	{ "tcp_mtu_probe_floor", "48" },
+	{ "tcp_keepalive_time", "7200" },
+	{ "tcp_keepalive_probes", "9" },
+	{ "tcp_keepalive_intvl", "75" },
+	{ "tcp_syn_retries", "6" },
+	{ "tcp_synack_retries", "5" },
+	{ "tcp_syncookies", "1" },
+	{ "tcp_reordering", "3" },
+	{ "tcp_retries1", "3" },
+	{ "tcp_retries2", "15" },
+	/*
+	 * ip-sysctl.rst says "Default value 8": the knob reads 0, which
+	 * tcp_orphan_retries() turns into 8 for a live peer.
+	 */
+	{ "tcp_orphan_retries", "0" },
+	{ "tcp_fin_timeout", "60" },
+	{ "tcp_notsent_lowat", "4294967295" },	/* UINT_MAX */
+	{ "tcp_tw_reuse", "2" },
+	{ "tcp_no_ssthresh_metrics_save", "1" },
+	{ "tcp_sack", "1" },
+	{ "tcp_window_scaling", "1" },
+	{ "tcp_timestamps", "1" },
+	{ "tcp_early_retrans", "3" },
+	{ "tcp_recovery", "1" },		/* RACK loss detection */
+	{ "tcp_slow_start_after_idle", "1" },
+	{ "tcp_retrans_collapse", "1" },
+	{ "tcp_max_reordering", "300" },
+	{ "tcp_dsack", "1" },
+	{ "tcp_app_win", "31" },
+	{ "tcp_adv_win_scale", "1" },
+	{ "tcp_frto", "2" },
+	{ "tcp_moderate_rcvbuf", "1" },
+	{ "tcp_tso_win_divisor", "3" },
+	{ "tcp_limit_output_bytes", "1048576" },
+	{ "tcp_challenge_ack_limit", "2147483647" },	/* INT_MAX: off */
+	{ "tcp_min_tso_segs", "2" },
+	{ "tcp_tso_rtt_log", "9" },
+	{ "tcp_min_rtt_wlen", "300" },
+	{ "tcp_autocorking", "1" },
+	{ "tcp_invalid_ratelimit", "500" },
+	{ "tcp_pacing_ss_ratio", "200" },
+	{ "tcp_pacing_ca_ratio", "120" },
+	{ "tcp_comp_sack_delay_ns", "1000000" },
+	{ "tcp_comp_sack_slack_ns", "100000" },
+	{ "tcp_comp_sack_nr", "44" },
+	{ "tcp_fastopen", "1" },
+	{ "tcp_fastopen_blackhole_timeout_sec", "0" },
+};
+
+/*
+ * A new netns starts from the defaults above, whatever its creator set,
+ * and takes the initial netns's tcp_rmem, tcp_wmem and congestion
+ * control, not its creator's (tcp_sk_init() copies init_net's).
+ */
+TEST_F(ehash, new_netns_gets_documented_defaults)
+{
+	char path[128], got[128], rmem[128], wmem[128], cc[64];
+	size_t i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+
+	read_text("/proc/sys/net/ipv4/tcp_rmem", rmem, sizeof(rmem));
+	read_text("/proc/sys/net/ipv4/tcp_wmem", wmem, sizeof(wmem));
+	read_text("/proc/sys/net/ipv4/tcp_congestion_control", cc, sizeof(cc));
+	/* A creator that tuned its own knobs passes none of them on. */
+	enter_new_netns(_metadata);
+	ASSERT_EQ(write_str("/proc/sys/net/ipv4/tcp_keepalive_time", "30\n"), 0);
+	ASSERT_EQ(write_str("/proc/sys/net/ipv4/tcp_rmem", "8192 65536 1048576\n"), 0);
+	enter_new_netns(_metadata);
+
+	for (i = 0; i < ARRAY_SIZE(tcp_netns_defaults); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/net/ipv4/%s", tcp_netns_defaults[i].name);
+		read_text(path, got, sizeof(got));
+		EXPECT_STREQ(tcp_netns_defaults[i].value, got) TH_LOG("%s", path);
+	}
+	/*
+	 * ip-sysctl.rst: min 4K and default 131072 (tcp_rmem), 4K and 16K
+	 * (tcp_wmem); the max "between 131072 and 6MB" and "between 64K and
+	 * 4MB, depending on RAM size": tcp_init() takes the least of that and
+	 * 1/128 of the free buffer pages, so a guest of 1 GiB or more (the
+	 * runner's has 2) gets the 6MB and 4MB.
+	 */
+	if (mem_total_kib() >= 1024 * 1024) {
+		EXPECT_STREQ("4096\t131072\t6291456", rmem);
+		EXPECT_STREQ("4096\t16384\t4194304", wmem);
+	} else {
+		EXPECT_EQ(0, strncmp(rmem, "4096\t131072\t", 12)) TH_LOG("tcp_rmem: %s", rmem);
+		EXPECT_EQ(0, strncmp(wmem, "4096\t16384\t", 11)) TH_LOG("tcp_wmem: %s", wmem);
+	}
+	read_text("/proc/sys/net/ipv4/tcp_rmem", got, sizeof(got));
+	EXPECT_STREQ(rmem, got);
+	read_text("/proc/sys/net/ipv4/tcp_wmem", got, sizeof(got));
+	EXPECT_STREQ(wmem, got);
+	read_text("/proc/sys/net/ipv4/tcp_congestion_control", got, sizeof(got));
+	EXPECT_STREQ(cc, got);
+}
+
 /*
  * TCP works in a netns with its own table, its TIME_WAIT socket is
  * visible there, and destroying the netns purges it.

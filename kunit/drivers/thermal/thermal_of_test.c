@@ -64,6 +64,9 @@ enum {
 	TZ_BAD_POLL = 9,
 	TZ_MAP_NO_TRIP = 10,
 	TZ_NEGATIVE = 11,
+	/* 12 and 13: TZ_FUZZ and TOF_SENSOR_OTHER_ID's id, below */
+	TZ_ONE_CELL = 14,
+	TZ_MAP_NO_CDEV = 15,
 	TZ_NONE = 99,
 };
 
@@ -79,7 +82,7 @@ struct thermal_of_test_ctx {
 	struct device_node *cdev0_np;
 	struct device_node *cdev1_np;
 	struct thermal_zone_device *tz;
-	struct thermal_cooling_device *cdev[2];
+	struct thermal_cooling_device *cdev[3];
 	struct device *dev;
 	int temp;		/* what the sensor reports */
 	int criticals;
@@ -115,6 +118,19 @@ static void thermal_of_test_critical(struct thermal_zone_device *tz)
 static const struct thermal_zone_device_ops thermal_of_test_tz_ops = {
 	.get_temp = thermal_of_test_get_temp,
 	.critical = thermal_of_test_critical,
+};
+
+/* a sensor that cannot be switched on */
+static int thermal_of_test_change_mode(struct thermal_zone_device *tz,
+				       enum thermal_device_mode mode)
+{
+	return mode == THERMAL_DEVICE_ENABLED ? -EIO : 0;
+}
+
+static const struct thermal_zone_device_ops thermal_of_test_tz_enable_fails_ops = {
+	.get_temp = thermal_of_test_get_temp,
+	.critical = thermal_of_test_critical,
+	.change_mode = thermal_of_test_change_mode,
 };
 
 static int thermal_of_test_get_max_state(struct thermal_cooling_device *cdev,
@@ -228,10 +244,12 @@ thermal_of_test_add_cdev(struct kunit *test, int i)
 	static const char * const paths[] = {
 		"/thermal-of-test/cooling-0",
 		"/thermal-of-test/cooling-1",
+		"/thermal-of-test/cooling-2",
 	};
 	static const char * const types[] = {
 		"thermal-of-test-0",
 		"thermal-of-test-1",
+		"thermal-of-test-2",
 	};
 	struct thermal_of_test_ctx *ctx = test->priv;
 	struct thermal_cooling_device *cdev;
@@ -686,6 +704,78 @@ static void thermal_of_test_cooling_map_without_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), 0);
 }
 
+/*
+ * A cooling device reference carries the minimum and the maximum state
+ * (thermal-zones.yaml: "cooling-device ... phandle + limits"; the
+ * cooling device binding's #cooling-cells is 2).  cooling-2 has one
+ * cell, so the map of tz-one-cell has no maximum: it binds nothing.
+ */
+static void thermal_of_test_cooling_map_one_cell(struct kunit *test)
+{
+	struct thermal_of_test_ctx *ctx = test->priv;
+	struct thermal_of_test_binding b = { };
+	struct thermal_cooling_device *cdev;
+	struct thermal_zone_device *tz;
+
+	tz = thermal_of_test_register(test, ctx->sens1, TZ_ONE_CELL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
+	cdev = thermal_of_test_add_cdev(test, 2);
+
+	KUNIT_EXPECT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), 0);
+}
+
+/*
+ * What thermal_of's .bind and .unbind return to the core: 0 when every
+ * cooling map was walked (the maps' own bind errors are only logged), or
+ * the errno of the map that ended the walk, which bind_tz() and
+ * bind_cdev() report with print_bind_err_msg().  The bindings document
+ * names no errno; these are 6.1.192's: -ENODEV for a map without a
+ * "trip", -ENOENT for one without "cooling-device".  The case calls the
+ * ops as the core does, without the core's thermal_list_lock: nothing
+ * else registers zones or cooling devices while KUnit runs.
+ */
+struct thermal_of_test_bind_case {
+	const char *name;
+	int id;			/* sensor-1 id of the zone */
+	int ret;		/* of .unbind and .bind */
+	int nbind;		/* bindings of cooling-0 after .bind */
+};
+
+static const struct thermal_of_test_bind_case thermal_of_test_bind_cases[] = {
+	{ "maps", TZ_FULL, 0, 1 },
+	{ "no_cooling_maps", TZ_DEFAULTS, 0, 0 },
+	{ "map_without_trip", TZ_MAP_NO_TRIP, -ENODEV, 0 },
+	{ "map_without_cooling_device", TZ_MAP_NO_CDEV, -ENOENT, 0 },
+};
+
+static void thermal_of_test_bind_desc(const struct thermal_of_test_bind_case *c,
+				      char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Creates thermal_of_test_bind_gen_params() */
+KUNIT_ARRAY_PARAM(thermal_of_test_bind, thermal_of_test_bind_cases,
+		  thermal_of_test_bind_desc);
+
+static void thermal_of_test_bind_ops(struct kunit *test)
+{
+	const struct thermal_of_test_bind_case *c = test->param_value;
+	struct thermal_of_test_ctx *ctx = test->priv;
+	struct thermal_of_test_binding b = { };
+	struct thermal_cooling_device *cdev;
+	struct thermal_zone_device *tz;
+
+	tz = thermal_of_test_register(test, ctx->sens1, c->id);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
+	cdev = thermal_of_test_add_cdev(test, 0);
+
+	KUNIT_EXPECT_EQ(test, tz->ops->unbind(tz, cdev), c->ret);
+	KUNIT_EXPECT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), 0);
+	KUNIT_EXPECT_EQ(test, tz->ops->bind(tz, cdev), c->ret);
+	KUNIT_EXPECT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), c->nbind);
+}
+
 /* thermal_of_zone_unregister() removes the zone from the thermal class */
 static void thermal_of_test_unregister_removes_zone(struct kunit *test)
 {
@@ -697,6 +787,26 @@ static void thermal_of_test_unregister_removes_zone(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, thermal_zone_get_zone_by_name("tz-defaults"), tz);
 
 	thermal_of_test_unregister(test);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(thermal_zone_get_zone_by_name("tz-defaults")),
+			-ENODEV);
+}
+
+/*
+ * A zone the sensor's .change_mode refuses to enable is unregistered
+ * again, and its errno returned: "Other negative errors are returned by
+ * the underlying called functions" (thermal_of_zone_register()).
+ */
+static void thermal_of_test_enable_error(struct kunit *test)
+{
+	struct thermal_of_test_ctx *ctx = test->priv;
+	struct thermal_zone_device *tz;
+
+	tz = thermal_of_zone_register(ctx->sens1, TZ_DEFAULTS, ctx,
+				      &thermal_of_test_tz_enable_fails_ops);
+	if (!IS_ERR(tz))
+		ctx->tz = tz;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(tz), -EIO);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(thermal_zone_get_zone_by_name("tz-defaults")),
 			-ENODEV);
 }
@@ -760,19 +870,49 @@ static void thermal_of_test_devm_error(struct kunit *test)
 }
 
 /*
+ * The devm variant's first allocation is its devres: failing it
+ * (current->fail_nth = 1) is -ENOMEM, and no zone is registered.
+ */
+static void thermal_of_test_devm_nomem(struct kunit *test)
+{
+#ifdef CONFIG_FAILSLAB
+	struct thermal_of_test_ctx *ctx = test->priv;
+	struct device *dev = thermal_of_test_device(test);
+	struct thermal_zone_device *tz;
+
+	ctx->failslab_saved = failslab_kunit_ignore_gfp_reclaim(false);
+	ctx->failslab_set = true;
+	current->fail_nth = 1;
+	tz = devm_thermal_of_zone_register(dev, TZ_DEFAULTS, ctx, &thermal_of_test_tz_ops);
+	current->fail_nth = 0;
+	failslab_kunit_ignore_gfp_reclaim(ctx->failslab_saved);
+	ctx->failslab_set = false;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(tz), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(thermal_zone_get_zone_by_name("tz-defaults")),
+			-ENODEV);
+#else
+	kunit_skip(test, "needs CONFIG_FAILSLAB (current->fail_nth)");
+#endif
+}
+
+/*
  * Regression test for the zone node reference taken by the zone lookup:
  * register/unregister, and a registration that fails after the lookup,
- * leave the zone and sensor node reference counts as they were.
+ * leave the zone, /thermal-zones and sensor node reference counts as
+ * they were.
  */
 static void thermal_of_test_zone_node_refcount(struct kunit *test)
 {
 	struct thermal_of_test_ctx *ctx = test->priv;
-	struct device_node *zone, *bad;
-	unsigned int zone_refs, bad_refs, sensor_refs;
+	struct device_node *zones, *zone, *bad;
+	unsigned int zones_refs, zone_refs, bad_refs, sensor_refs;
 	struct thermal_zone_device *tz;
 
+	zones = thermal_of_test_node(test, "/thermal-zones");
 	zone = thermal_of_test_node(test, "/thermal-zones/tz-defaults");
 	bad = thermal_of_test_node(test, "/thermal-zones/tz-no-hyst");
+	zones_refs = thermal_of_test_refs(zones);
 	zone_refs = thermal_of_test_refs(zone);
 	bad_refs = thermal_of_test_refs(bad);
 	sensor_refs = thermal_of_test_refs(ctx->sens1);
@@ -786,6 +926,7 @@ static void thermal_of_test_zone_node_refcount(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, thermal_of_test_refs(bad), bad_refs);
 
+	KUNIT_EXPECT_EQ(test, thermal_of_test_refs(zones), zones_refs);
 	KUNIT_EXPECT_EQ(test, thermal_of_test_refs(ctx->sens1), sensor_refs);
 }
 
@@ -813,15 +954,17 @@ static void thermal_of_test_empty_trips_refcount(struct kunit *test)
 /*
  * Regression test for the cooling map "trip" phandle: binding and
  * unbinding, from either side, leave the trip nodes' reference counts
- * as they were.
+ * as they were, and those of /thermal-zones, which each bind and unbind
+ * looks the zone up in.
  */
 static void thermal_of_test_cooling_map_trip_refcount(struct kunit *test)
 {
 	struct thermal_of_test_ctx *ctx = test->priv;
-	struct device_node *passive, *active;
-	unsigned int passive_refs, active_refs;
+	struct device_node *zones, *passive, *active;
+	unsigned int zones_refs, passive_refs, active_refs;
 	struct thermal_zone_device *tz;
 
+	zones = thermal_of_test_node(test, "/thermal-zones");
 	passive = thermal_of_test_node(test, "/thermal-zones/tz-full/trips/trip-passive");
 	active = thermal_of_test_node(test, "/thermal-zones/tz-full/trips/trip-active");
 	passive_refs = thermal_of_test_refs(passive);
@@ -829,6 +972,8 @@ static void thermal_of_test_cooling_map_trip_refcount(struct kunit *test)
 
 	tz = thermal_of_test_register(test, ctx->sens1, TZ_FULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
+	/* the registration's own lookup is thermal_of_test_zone_node_refcount's */
+	zones_refs = thermal_of_test_refs(zones);
 	thermal_of_test_add_cdev(test, 0);
 	thermal_of_test_del_cdev(test, 0);
 	thermal_of_test_add_cdev(test, 1);
@@ -837,6 +982,7 @@ static void thermal_of_test_cooling_map_trip_refcount(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, thermal_of_test_refs(passive), passive_refs);
 	KUNIT_EXPECT_EQ(test, thermal_of_test_refs(active), active_refs);
+	KUNIT_EXPECT_EQ(test, thermal_of_test_refs(zones), zones_refs);
 }
 
 /*
@@ -959,6 +1105,8 @@ enum tof_sensor {
 	TOF_SENSOR_ABSENT,
 	TOF_SENSOR_NO_ID,	/* <&sensor-1>, #thermal-sensor-cells = <1> */
 	TOF_SENSOR_OTHER_ID,	/* <&sensor-1 (TZ_FUZZ + 1)> */
+	TOF_SENSOR_EMPTY,	/* a property of 0 bytes: no sensor */
+	TOF_SENSOR_ZERO,	/* <0>: one empty entry */
 };
 
 struct tof_zone {
@@ -1219,6 +1367,12 @@ static void *tof_overlay(const struct tof_zone *z, const struct thermal_of_test_
 	case TOF_SENSOR_OTHER_ID:
 		tof_fdt_cells(f, "thermal-sensors", 2, (u32[]){ sensor, TZ_FUZZ + 1 });
 		break;
+	case TOF_SENSOR_EMPTY:
+		tof_fdt_prop(f, "thermal-sensors", NULL, 0);
+		break;
+	case TOF_SENSOR_ZERO:
+		tof_fdt_cells(f, "thermal-sensors", 1, (u32[]){ 0 });
+		break;
 	}
 	tof_fdt_u32(f, "polling-delay-passive", &z->poll_passive);
 	tof_fdt_u32(f, "polling-delay", &z->poll);
@@ -1334,10 +1488,13 @@ static void thermal_of_test_expect(const struct tof_zone *z, const int *tpos,
 	memset(e, 0, sizeof(*e));
 
 	/* of_thermal_zone_find() */
-	if (z->sensor == TOF_SENSOR_ABSENT || z->sensor == TOF_SENSOR_NO_ID)
+	if (z->sensor == TOF_SENSOR_ABSENT || z->sensor == TOF_SENSOR_NO_ID ||
+	    z->sensor == TOF_SENSOR_EMPTY)
 		ret = -EINVAL;
 	else if (z->sensor == TOF_SENSOR_OTHER_ID)
 		ret = -ENODEV;
+	else if (z->sensor == TOF_SENSOR_ZERO)
+		ret = -ENOENT;
 
 	/* thermal_of_trips_init(): the first bad trip in tree order */
 	for (i = 0; !ret && z->trips_node && i < z->ntrips; i++)
@@ -1637,7 +1794,8 @@ static void tof_good_zone(struct tof_zone *z)
 enum tof_target {
 	TOF_T_SENSOR, TOF_T_NTRIPS, TOF_T_NO_TRIPS_NODE, TOF_T_TEMP, TOF_T_HYST,
 	TOF_T_TYPE, TOF_T_POLL, TOF_T_POLL_PASSIVE, TOF_T_COEF, TOF_T_POWER,
-	TOF_T_REF, TOF_T_CDEV, TOF_T_CDEV_AROUND, TOF_T_LIMITS, TOF_T_CONTRIB,
+	TOF_T_REF, TOF_T_REF_AROUND, TOF_T_CDEV, TOF_T_CDEV_AROUND, TOF_T_LIMITS,
+	TOF_T_CONTRIB,
 };
 
 struct tof_case {
@@ -1659,6 +1817,10 @@ static const struct tof_case tof_cases[] = {
 	{ "sensors-without-id", TOF_T_SENSOR, TOF_SENSOR_NO_ID, 0, 0, -EINVAL, 0 },
 	{ "sensors-other-id", TOF_T_SENSOR, TOF_SENSOR_OTHER_ID, 0, 0, -ENODEV, 0 },
 	{ "sensors-extra-entry", TOF_T_SENSOR, TOF_SENSOR_EXTRA, 0, 0, 0, 1 },
+	/* "thermal-sensors" has no entry: a malformed zone, not another zone's */
+	{ "sensors-empty", TOF_T_SENSOR, TOF_SENSOR_EMPTY, 0, 0, -EINVAL, 0 },
+	/* an empty entry: of_parse_phandle_with_args()'s -ENOENT */
+	{ "sensors-zero", TOF_T_SENSOR, TOF_SENSOR_ZERO, 0, 0, -ENOENT, 0 },
 	/* the binding requires "trips"; 6.1.192 (with 0103) registers without */
 	{ "trips-node-missing", TOF_T_NO_TRIPS_NODE, 0, 0, 0, 0, 0 },
 	{ "trips-none", TOF_T_NTRIPS, 0, 0, 0, 0, 0 },
@@ -1728,6 +1890,12 @@ static const struct tof_case tof_cases[] = {
 	{ "map-trip-zero", TOF_T_REF, TOF_REF_ZERO, 0, 0, 0, 0 },
 	{ "map-trip-not-a-trip", TOF_T_REF, TOF_REF_NOT_TRIP, 0, 0, 0, 0 },
 	{ "map-trip-two-cells", TOF_T_REF, TOF_REF_TRIP_EXTRA, 0, 0, 0, 1 },
+	/*
+	 * a map whose "trip" is missing or no trip of the zone ends the walk
+	 * too: the good map between two such maps is never bound
+	 */
+	{ "map-trip-missing-ends-walk", TOF_T_REF_AROUND, TOF_REF_ABSENT, 0, 0, 0, 0 },
+	{ "map-trip-not-a-trip-ends-walk", TOF_T_REF_AROUND, TOF_REF_NOT_TRIP, 0, 0, 0, 0 },
 	{ "map-cooling-device-missing", TOF_T_CDEV, TOF_CDEV_ABSENT, 0, 0, 0, 0 },
 	{ "map-cooling-device-empty", TOF_T_CDEV, TOF_CDEV_EMPTY, 0, 0, 0, 0 },
 	{ "map-cooling-device-zero", TOF_T_CDEV, TOF_CDEV_ZERO, 0, 0, 0, 0 },
@@ -1807,6 +1975,13 @@ static void tof_case_zone(const struct tof_case *c, struct tof_zone *z)
 		break;
 	case TOF_T_REF:
 		z->map[0].ref = c->kind;
+		break;
+	case TOF_T_REF_AROUND:
+		z->nmaps = 3;
+		z->map[1] = z->map[0];
+		z->map[2] = z->map[0];
+		z->map[0].ref = c->kind;
+		z->map[2].ref = c->kind;
 		break;
 	case TOF_T_CDEV:
 		z->map[0].cdev = c->kind;
@@ -1964,6 +2139,81 @@ static void thermal_of_test_bad_input_random(struct kunit *test)
 }
 
 /*
+ * A zone keeps no reference to its node (0104): .bind and .unbind look
+ * it up in /thermal-zones by the zone's type each time.  A zone whose
+ * node went away with its overlay binds nothing, and both ops return
+ * -ENODEV (thermal_of_zone_get_by_name()).
+ */
+static void thermal_of_test_zone_node_removed(struct kunit *test)
+{
+	struct thermal_of_test_ctx *ctx = test->priv;
+	struct thermal_of_test_binding b = { };
+	struct thermal_cooling_device *cdev;
+	struct thermal_zone_device *tz;
+	struct tof_zone *z;
+	size_t size;
+	void *blob;
+	int ret;
+
+	z = kunit_kzalloc(test, sizeof(*z), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, z);
+	/* tz-fuzz, with a map of cooling-0 */
+	tof_good_zone(z);
+	blob = tof_overlay(z, ctx, &size);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, blob, "overlay blob not written");
+	ret = of_overlay_fdt_apply(blob, size, &ctx->extra_ovcs_id);
+	kfree(blob);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "generated overlay not applied");
+
+	tz = thermal_of_test_register(test, ctx->sens1, TZ_FUZZ);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
+	KUNIT_ASSERT_EQ(test, of_overlay_remove(&ctx->extra_ovcs_id), 0);
+	cdev = thermal_of_test_add_cdev(test, 0);
+
+	KUNIT_EXPECT_EQ(test, thermal_of_test_bindings(tz, cdev, &b), 0);
+	KUNIT_EXPECT_EQ(test, tz->ops->bind(tz, cdev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, tz->ops->unbind(tz, cdev), -ENODEV);
+}
+
+/*
+ * Without a /thermal-zones node no sensor has a zone: -ENODEV, which
+ * drivers take for "no zone described" (thermal_of_zone_register() does
+ * not even log it).  A zone registered before the node went away binds
+ * nothing: .bind and .unbind return -ENODEV too.
+ */
+static void thermal_of_test_zones_node_missing(struct kunit *test)
+{
+	struct thermal_of_test_ctx *ctx = test->priv;
+	struct thermal_zone_device *tz, *none;
+	struct thermal_cooling_device *cdev;
+	struct device_node *np;
+
+	tz = thermal_of_test_register(test, ctx->sens1, TZ_DEFAULTS);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tz);
+	/* the sensor and cooling device nodes go with it */
+	KUNIT_ASSERT_EQ(test, of_overlay_remove(&ctx->ovcs_id), 0);
+	np = of_find_node_by_name(NULL, "thermal-zones");
+	if (np) {
+		of_node_put(np);
+		kunit_skip(test, "the platform's tree has a thermal-zones node");
+	}
+
+	none = thermal_of_zone_register(of_root, 0, ctx, &thermal_of_test_tz_ops);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(none), -ENODEV);
+	if (!IS_ERR(none))
+		thermal_of_zone_unregister(none);
+
+	/* a cooling device without a node: the core still offers it */
+	cdev = thermal_cooling_device_register("thermal-of-test-no-node", ctx,
+					       &thermal_of_test_cdev_ops);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cdev);
+	ctx->cdev[2] = cdev;
+
+	KUNIT_EXPECT_EQ(test, tz->ops->bind(tz, cdev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, tz->ops->unbind(tz, cdev), -ENODEV);
+}
+
+/*
  * Fault injection: fail the Nth slab allocation of
  * thermal_of_zone_register() (tz-full, with cooling-0 registered first so
  * the binding runs inside it) for N = 1, 2, ... until a registration
@@ -2095,7 +2345,7 @@ static int thermal_of_test_init(struct kunit *test)
 static void thermal_of_test_exit(struct kunit *test)
 {
 	struct thermal_of_test_ctx *ctx = test->priv;
-	int ret;
+	int i, ret;
 
 	if (!ctx)
 		return;
@@ -2109,8 +2359,8 @@ static void thermal_of_test_exit(struct kunit *test)
 	if (ctx->dev)
 		root_device_unregister(ctx->dev);
 	thermal_of_test_unregister(test);
-	thermal_of_test_del_cdev(test, 0);
-	thermal_of_test_del_cdev(test, 1);
+	for (i = 0; i < ARRAY_SIZE(ctx->cdev); i++)
+		thermal_of_test_del_cdev(test, i);
 	KUNIT_EXPECT_EQ_MSG(test, ctx->criticals, 0, "a critical trip was crossed");
 
 	if (ctx->extra_ovcs_id) {
@@ -2191,15 +2441,21 @@ static struct kunit_case thermal_of_test_cases[] = {
 			 thermal_of_test_map_gen_params),
 	KUNIT_CASE(thermal_of_test_cooling_map_unbind),
 	KUNIT_CASE(thermal_of_test_cooling_map_without_trip),
+	KUNIT_CASE(thermal_of_test_cooling_map_one_cell),
+	KUNIT_CASE_PARAM(thermal_of_test_bind_ops, thermal_of_test_bind_gen_params),
 	KUNIT_CASE(thermal_of_test_unregister_removes_zone),
+	KUNIT_CASE(thermal_of_test_enable_error),
 	KUNIT_CASE(thermal_of_test_devm_release_with_device),
 	KUNIT_CASE(thermal_of_test_devm_unregister),
 	KUNIT_CASE(thermal_of_test_devm_error),
+	KUNIT_CASE(thermal_of_test_devm_nomem),
 	KUNIT_CASE(thermal_of_test_zone_node_refcount),
 	KUNIT_CASE(thermal_of_test_empty_trips_refcount),
 	KUNIT_CASE(thermal_of_test_cooling_map_trip_refcount),
 	KUNIT_CASE_PARAM(thermal_of_test_bad_input, tof_cases_gen_params),
 	KUNIT_CASE(thermal_of_test_bad_input_random),
+	KUNIT_CASE(thermal_of_test_zone_node_removed),
+	KUNIT_CASE(thermal_of_test_zones_node_missing),
 	KUNIT_CASE(thermal_of_test_register_fail_nth),
 	{}
 };
