@@ -766,6 +766,7 @@ static void read_text(const char *path, char *buf, size_t size)
 static const struct {
 	const char *name;
 	const char *value;
+	const char *config;	/* the option the knob needs, if any */
 } tcp_netns_defaults[] = {
 	{ "tcp_ecn", "2" },
 	{ "tcp_ecn_fallback", "1" },
@@ -779,7 +780,7 @@ static const struct {
 	{ "tcp_keepalive_intvl", "75" },
 	{ "tcp_syn_retries", "6" },
 	{ "tcp_synack_retries", "5" },
-	{ "tcp_syncookies", "1" },
+	{ "tcp_syncookies", "1", "CONFIG_SYN_COOKIES" },
 	{ "tcp_reordering", "3" },
 	{ "tcp_retries1", "3" },
 	{ "tcp_retries2", "15" },
@@ -846,6 +847,11 @@ TEST_F(ehash, new_netns_gets_documented_defaults)
 
 	for (i = 0; i < ARRAY_SIZE(tcp_netns_defaults); i++) {
 		snprintf(path, sizeof(path), "/proc/sys/net/ipv4/%s", tcp_netns_defaults[i].name);
+		if (tcp_netns_defaults[i].config && access(path, F_OK)) {
+			TH_LOG("%s: not in this kernel (%s is not set)", path,
+			       tcp_netns_defaults[i].config);
+			continue;
+		}
 		read_text(path, got, sizeof(got));
 		EXPECT_STREQ(tcp_netns_defaults[i].value, got) TH_LOG("%s", path);
 	}
