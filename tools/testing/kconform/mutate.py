@@ -789,9 +789,9 @@ class Journal:
 				same = sorted(k for k, v in self.suites.items() if self.was.get(k) == v)
 				print(f'kconform: mutate: {old.name}: the journal of the same kernel '
 				      f'with other suites, set aside: of its {len(self.carried)} '
-				      'verdict(s), the kills and stillborns stand where the new '
-				      'baseline passes the cases that killed them, the survivors '
-				      f'where their judges are unchanged ({", ".join(same) or "none"}); '
+				      'verdict(s), those whose judges are unchanged stand '
+				      f'({", ".join(same) or "none"}), and the kills and stillborns '
+				      'where the new baseline passes the cases that killed them; '
 				      'the rest is judged again', flush=True)
 			else:
 				print(f'kconform: mutate: {old.name}: the journal of '
@@ -887,7 +887,7 @@ def suite_digests(layout: tree.Layout, specs: Sequence[suites.SuiteSpec]) -> Dic
 	same (Journal); a suite none of whose files is found has none, and
 	its survivors are judged again."""
 	overlays = list(layout.overlays())
-	kunit, selftests = layout.repo / 'kunit', layout.repo / 'kselftests'
+	selftests = layout.repo / 'kselftests'
 	named = {f: set(KTAP_NAME.findall(f.read_text(errors='replace')))
 		 for f, _ in overlays if layout.kunit_test(f) and f.suffix == '.c'}
 	out: Dict[str, str] = {}
