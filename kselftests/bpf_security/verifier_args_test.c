@@ -615,6 +615,17 @@ FIXTURE_VARIANT_ADD(args, kfunc_buf_size) {
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem", REL },
 };
 
+/* the memory is the object's: gone with its reference */
+FIXTURE_VARIANT_ADD(args, kfunc_buf_after_release) {
+	PROG(ACQUIRE(9), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     KCALL(1), BPF_MOV64_REG(BPF_REG_7, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_7, 0, 1),
+	     BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_7, 0), RET0),
+	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem", REL },
+	.err = -EACCES, .msg = "R7 invalid mem access 'scalar'\n",
+};
+
 FIXTURE_VARIANT_ADD(args, kfunc_scalar_is_pointer) {
 	PROG(ACQUIRE(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
 	     BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), KCALL(1), RET0),
