@@ -63,28 +63,23 @@ enum kc_map {
 
 #define KCALL(i)	BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, i)
 #define CALL(f)		BPF_EMIT_CALL(BPF_FUNC_##f)
-#define RET0		BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()
-#define FP(r, off)	BPF_MOV64_REG(r, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, r, off)
 #define ZERO_DW(off)	BPF_ST_MEM(BPF_DW, BPF_REG_10, off, 0)
 #define SKB(r, src, f)	BPF_LDX_MEM(BPF_W, r, src, offsetof(struct __sk_buff, f))
 #define PROG(...)	.insns = { __VA_ARGS__ }
 #define MAX_INSNS	40
 
 /*
- * bpf_kfunc_call_test_acquire(&zero) into r6; a NULL return jumps @skip
- * instructions on, past the rest of the program but its RET0.
+ * The instructions are written out, as test_verifier.c's are (a macro of
+ * several would need the commas checkpatch refuses). Sequences that recur:
+ * - "return 0": r0 = 0, exit;
+ * - a stack pointer: rN = r10, rN += off;
+ * - the kfunc programs' reference: bpf_kfunc_call_test_acquire(&zero)
+ *   into r6, a NULL return jumping past the rest of the program to its
+ *   "return 0";
+ * - a dynptr at fp+off over M_RW's first 8 bytes:
+ *   bpf_dynptr_from_mem(value, 8, 0, fp + off) (6.1's takes a map value
+ *   only).
  */
-#define ACQUIRE(skip)	ZERO_DW(-8), FP(BPF_REG_1, -8), KCALL(0),		\
-			BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, skip),		\
-			BPF_MOV64_REG(BPF_REG_6, BPF_REG_0)
-
-/*
- * The dynptr at fp@off over M_RW's first 8 bytes (6.1's
- * bpf_dynptr_from_mem() takes a map value only).
- */
-#define LOCAL_DYNPTR(off) BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8), \
-			BPF_MOV64_IMM(BPF_REG_3, 0), FP(BPF_REG_4, off),	\
-			CALL(dynptr_from_mem)
 
 #define ACQ		"bpf_kfunc_call_test_acquire"
 #define REL		"bpf_kfunc_call_test_release"
@@ -111,61 +106,72 @@ FIXTURE_VARIANT(args) {
 /* -- helpers: the map key and value (ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_*) */
 
 FIXTURE_VARIANT_ADD(args, map_key_on_stack) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_HASH),
-	     CALL(map_lookup_elem), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_HASH),
+	     CALL(map_lookup_elem), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 /* uninitialised stack: read by root (bpf_allow_uninit_stack()), else refused */
 FIXTURE_VARIANT_ADD(args, map_key_uninit_perfmon) {
-	PROG(FP(BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_HASH),
-	     CALL(map_lookup_elem), RET0),
+	PROG(BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+	     BPF_LD_MAP_FD(BPF_REG_1, M_HASH), CALL(map_lookup_elem),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, map_key_uninit) {
-	PROG(FP(BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_HASH),
-	     CALL(map_lookup_elem), RET0),
+	PROG(BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+	     BPF_LD_MAP_FD(BPF_REG_1, M_HASH), CALL(map_lookup_elem),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.no_perfmon = true,
 	.err = -EACCES, .msg = "invalid indirect read from stack R2 off -8+0 size 8",
 };
 
 /* the 8-byte key would run past the frame */
 FIXTURE_VARIANT_ADD(args, map_key_past_frame) {
-	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0), FP(BPF_REG_2, -4),
-	     BPF_LD_MAP_FD(BPF_REG_1, M_HASH), CALL(map_lookup_elem), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4), BPF_LD_MAP_FD(BPF_REG_1, M_HASH),
+	     CALL(map_lookup_elem), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "invalid indirect access to stack R2 off=-4 size=8",
 };
 
 FIXTURE_VARIANT_ADD(args, map_key_null) {
 	PROG(BPF_LD_MAP_FD(BPF_REG_1, M_HASH), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     CALL(map_lookup_elem), RET0),
+	     CALL(map_lookup_elem), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES,
 	.msg = "R2 type=scalar expected=fp, pkt, pkt_meta, map_key, map_value\n",
 };
 
 FIXTURE_VARIANT_ADD(args, map_ptr_is_stack) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_2, -8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
-	     CALL(map_lookup_elem), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     CALL(map_lookup_elem), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R1 type=fp expected=map_ptr\n",
 };
 
 FIXTURE_VARIANT_ADD(args, map_value_on_stack) {
-	PROG(ZERO_DW(-8), ZERO_DW(-24), ZERO_DW(-16), FP(BPF_REG_2, -8),
-	     FP(BPF_REG_3, -24), BPF_MOV64_IMM(BPF_REG_4, 0),
-	     BPF_LD_MAP_FD(BPF_REG_1, M_HASH), CALL(map_update_elem), RET0),
+	PROG(ZERO_DW(-8), ZERO_DW(-24), ZERO_DW(-16), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -24), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_LD_MAP_FD(BPF_REG_1, M_HASH), CALL(map_update_elem),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 /* 16 bytes of value from fp-8 */
 FIXTURE_VARIANT_ADD(args, map_value_past_frame) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_2, -8), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_LD_MAP_FD(BPF_REG_1, M_HASH),
-	     CALL(map_update_elem), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_LD_MAP_FD(BPF_REG_1, M_HASH), CALL(map_update_elem),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "invalid indirect access to stack R3 off=-8 size=16",
 };
 
 FIXTURE_VARIANT_ADD(args, map_value_uninit) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_2, -8), FP(BPF_REG_3, -24),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_LD_MAP_FD(BPF_REG_1, M_HASH),
-	     CALL(map_update_elem), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -24), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_LD_MAP_FD(BPF_REG_1, M_HASH), CALL(map_update_elem),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.no_perfmon = true,
 	.err = -EACCES, .msg = "invalid indirect read from stack R3 off -24+0 size 16",
 };
@@ -173,29 +179,32 @@ FIXTURE_VARIANT_ADD(args, map_value_uninit) {
 /* -- helpers: ARG_ANYTHING, a pointer to it leaks (when not perfmon_capable()) */
 
 FIXTURE_VARIANT_ADD(args, anything_is_pointer) {
-	PROG(BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, 8), CALL(skb_load_bytes), RET0),
+	PROG(BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 8),
+	     CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.no_perfmon = true,
 	.err = -EACCES, .msg = "R2 leaks addr into helper function\n",
 };
 
 /* root may (bpf_allow_ptr_leaks()) */
 FIXTURE_VARIANT_ADD(args, anything_is_pointer_perfmon) {
-	PROG(BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, 8), CALL(skb_load_bytes), RET0),
+	PROG(BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 8),
+	     CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 /* -- helpers: ARG_PTR_TO_BTF_ID (bpf_task_pt_regs()'s task_struct) */
 
 FIXTURE_VARIANT_ADD(args, btf_id_task) {
 	PROG(CALL(get_current_task_btf), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     CALL(task_pt_regs), RET0),
+	     CALL(task_pt_regs), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.lsm = true,
 };
 
 /* bpf()'s union bpf_attr *attr, the hook's second argument */
 FIXTURE_VARIANT_ADD(args, btf_id_other_type) {
-	PROG(BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, 8), CALL(task_pt_regs), RET0),
+	PROG(BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, 8), CALL(task_pt_regs),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.lsm = true,
 	.err = -EACCES, .msg = "R1 is of type bpf_attr but task_struct is expected\n",
 };
@@ -203,27 +212,30 @@ FIXTURE_VARIANT_ADD(args, btf_id_other_type) {
 /* -- helpers: ARG_CONST_SIZE (bpf_skb_load_bytes()'s len, into fp-8) */
 
 FIXTURE_VARIANT_ADD(args, size_fits) {
-	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, 8), CALL(skb_load_bytes), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 8),
+	     CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 /* len in [1, 8]: a variable size needs initialised memory */
 FIXTURE_VARIANT_ADD(args, size_bounded) {
-	PROG(ZERO_DW(-8), SKB(BPF_REG_4, BPF_REG_1, len),
-	     BPF_ALU64_IMM(BPF_AND, BPF_REG_4, 7), BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1),
-	     BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -8),
-	     CALL(skb_load_bytes), RET0),
+	PROG(ZERO_DW(-8), SKB(BPF_REG_4, BPF_REG_1, len), BPF_ALU64_IMM(BPF_AND, BPF_REG_4, 7),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1), BPF_MOV64_IMM(BPF_REG_2, 0),
+	     BPF_MOV64_REG(BPF_REG_3, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8),
+	     CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, size_zero) {
-	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), CALL(skb_load_bytes), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "invalid zero-sized read\n",
 };
 
 FIXTURE_VARIANT_ADD(args, size_negative) {
-	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, -1), CALL(skb_load_bytes), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, -1),
+	     CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES,
 	.msg = "R4 min value is negative, either use unsigned or 'var &= const'\n",
 };
@@ -231,22 +243,25 @@ FIXTURE_VARIANT_ADD(args, size_negative) {
 /* skb->len | 1: at least 1, at most U32_MAX */
 FIXTURE_VARIANT_ADD(args, size_unbounded) {
 	PROG(SKB(BPF_REG_4, BPF_REG_1, len), BPF_ALU64_IMM(BPF_OR, BPF_REG_4, 1),
-	     BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -8),
-	     CALL(skb_load_bytes), RET0),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), CALL(skb_load_bytes),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES,
 	.msg = "R4 unbounded memory access, use 'var &= const' or 'if (var < const)'\n",
 };
 
 FIXTURE_VARIANT_ADD(args, size_past_buffer) {
-	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, 16), CALL(skb_load_bytes), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 16),
+	     CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "invalid indirect access to stack R3 off=-8 size=16",
 };
 
 /* the helper writes its buffer (MEM_WRITE): not into a read-only map */
 FIXTURE_VARIANT_ADD(args, size_write_rdonly_map) {
 	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_LD_MAP_VALUE(BPF_REG_3, M_RO, 0),
-	     BPF_MOV64_IMM(BPF_REG_4, 4), CALL(skb_load_bytes), RET0),
+	     BPF_MOV64_IMM(BPF_REG_4, 4), CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "write into map forbidden, value_size=16 off=0 size=4\n",
 };
 
@@ -256,13 +271,15 @@ FIXTURE_VARIANT_ADD(args, size_write_rdonly_map) {
 FIXTURE_VARIANT_ADD(args, size_or_zero_null) {
 	PROG(BPF_MOV64_IMM(BPF_REG_1, 0), BPF_MOV64_IMM(BPF_REG_2, 0),
 	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
-	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), RET0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, size_or_zero_null_of_size_4) {
 	PROG(BPF_MOV64_IMM(BPF_REG_1, 0), BPF_MOV64_IMM(BPF_REG_2, 4),
 	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
-	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), RET0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R1 type=scalar expected=fp\n",
 };
 
@@ -270,12 +287,14 @@ FIXTURE_VARIANT_ADD(args, size_or_zero_null_of_size_4) {
 FIXTURE_VARIANT_ADD(args, size_or_zero_read_rdonly_map) {
 	PROG(BPF_LD_MAP_VALUE(BPF_REG_1, M_RO, 0), BPF_MOV64_IMM(BPF_REG_2, 4),
 	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
-	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), RET0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, size_or_zero_write_rdonly_map) {
 	PROG(BPF_LD_MAP_VALUE(BPF_REG_1, M_RO, 0), BPF_MOV64_IMM(BPF_REG_2, 4),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), CALL(probe_read_kernel), RET0),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), CALL(probe_read_kernel), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "write into map forbidden, value_size=16 off=0 size=4\n",
 };
 
@@ -284,18 +303,18 @@ FIXTURE_VARIANT_ADD(args, size_or_zero_write_rdonly_map) {
 FIXTURE_VARIANT_ADD(args, packet_to_pkt_access_helper) {
 	PROG(SKB(BPF_REG_2, BPF_REG_1, data), SKB(BPF_REG_3, BPF_REG_1, data_end),
 	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_2), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
-	     BPF_JMP_REG(BPF_JGT, BPF_REG_1, BPF_REG_3, 6),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_2), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
-	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), RET0),
+	     BPF_JMP_REG(BPF_JGT, BPF_REG_1, BPF_REG_3, 6), BPF_MOV64_REG(BPF_REG_1, BPF_REG_2),
+	     BPF_MOV64_IMM(BPF_REG_2, 8), BPF_MOV64_IMM(BPF_REG_3, 0),
+	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, packet_to_other_helper) {
 	PROG(SKB(BPF_REG_2, BPF_REG_1, data), SKB(BPF_REG_3, BPF_REG_1, data_end),
 	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_2), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
-	     BPF_JMP_REG(BPF_JGT, BPF_REG_1, BPF_REG_3, 4),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_2), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), CALL(probe_read_kernel), RET0),
+	     BPF_JMP_REG(BPF_JGT, BPF_REG_1, BPF_REG_3, 4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_2),
+	     BPF_MOV64_IMM(BPF_REG_2, 8), BPF_MOV64_IMM(BPF_REG_3, 0), CALL(probe_read_kernel),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "helper access to the packet is not allowed\n",
 };
 
@@ -303,44 +322,49 @@ FIXTURE_VARIANT_ADD(args, packet_to_other_helper) {
 
 FIXTURE_VARIANT_ADD(args, ctx_modified) {
 	PROG(BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     FP(BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 8),
-	     CALL(skb_load_bytes), RET0),
+	     BPF_MOV64_REG(BPF_REG_3, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8),
+	     BPF_MOV64_IMM(BPF_REG_4, 8), CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "dereference of modified ctx ptr R1 off=8 disallowed\n",
 };
 
 FIXTURE_VARIANT_ADD(args, ctx_is_stack) {
 	PROG(BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     FP(BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 8),
-	     CALL(skb_load_bytes), RET0),
+	     BPF_MOV64_REG(BPF_REG_3, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8),
+	     BPF_MOV64_IMM(BPF_REG_4, 8), CALL(skb_load_bytes), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R1 type=fp expected=ctx\n",
 };
 
 /* -- helpers: a fixed-size aligned buffer (bpf_check_mtu()'s u32 *mtu_len) */
 
 FIXTURE_VARIANT_ADD(args, fixed_size_aligned) {
-	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -8),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0),
-	     CALL(check_mtu), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(check_mtu), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, fixed_size_misaligned) {
-	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -6),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0),
-	     CALL(check_mtu), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -6), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(check_mtu), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "misaligned stack access off (0x0; 0x0)+-6+0 size 4\n",
 };
 
 FIXTURE_VARIANT_ADD(args, fixed_size_past_frame) {
-	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), FP(BPF_REG_3, -2),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0),
-	     CALL(check_mtu), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -2), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(check_mtu), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "invalid indirect access to stack R3 off=-2 size=4\n",
 };
 
 FIXTURE_VARIANT_ADD(args, fixed_size_write_rdonly_map) {
 	PROG(BPF_MOV64_IMM(BPF_REG_2, 0), BPF_LD_MAP_VALUE(BPF_REG_3, M_RO, 0),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0),
-	     CALL(check_mtu), RET0),
+	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0), CALL(check_mtu),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "write into map forbidden, value_size=16 off=0 size=4\n",
 };
 
@@ -349,18 +373,18 @@ FIXTURE_VARIANT_ADD(args, fixed_size_write_rdonly_map) {
 FIXTURE_VARIANT_ADD(args, ringbuf_submit) {
 	PROG(BPF_LD_MAP_FD(BPF_REG_1, M_RB), BPF_MOV64_IMM(BPF_REG_2, 8),
 	     BPF_MOV64_IMM(BPF_REG_3, 0), CALL(ringbuf_reserve),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     CALL(ringbuf_submit), RET0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(ringbuf_submit), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 };
 
 /* the release argument takes the record's start only */
 FIXTURE_VARIANT_ADD(args, ringbuf_submit_at_offset) {
 	PROG(BPF_LD_MAP_FD(BPF_REG_1, M_RB), BPF_MOV64_IMM(BPF_REG_2, 8),
 	     BPF_MOV64_IMM(BPF_REG_3, 0), CALL(ringbuf_reserve),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 4),
-	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(ringbuf_submit), RET0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 4), BPF_MOV64_IMM(BPF_REG_2, 0),
+	     CALL(ringbuf_submit), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "dereference of modified alloc_mem ptr R1 off=4 disallowed\n",
 };
 
@@ -368,123 +392,154 @@ FIXTURE_VARIANT_ADD(args, ringbuf_submit_at_offset) {
 FIXTURE_VARIANT_ADD(args, ringbuf_record_at_offset_to_helper) {
 	PROG(BPF_LD_MAP_FD(BPF_REG_1, M_RB), BPF_MOV64_IMM(BPF_REG_2, 8),
 	     BPF_MOV64_IMM(BPF_REG_3, 0), CALL(ringbuf_reserve),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 11),
-	     BPF_MOV64_REG(BPF_REG_6, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 4), BPF_MOV64_IMM(BPF_REG_2, 4),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
-	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 11), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 4),
+	     BPF_MOV64_IMM(BPF_REG_2, 4), BPF_MOV64_IMM(BPF_REG_3, 0),
+	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff),
 	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     CALL(ringbuf_submit), RET0),
+	     CALL(ringbuf_submit), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, ringbuf_reserve_variable_size) {
 	PROG(BPF_MOV64_REG(BPF_REG_6, BPF_REG_1), BPF_LD_MAP_FD(BPF_REG_1, M_RB),
-	     SKB(BPF_REG_2, BPF_REG_6, len), BPF_MOV64_IMM(BPF_REG_3, 0),
-	     CALL(ringbuf_reserve), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     CALL(ringbuf_submit), RET0),
+	     SKB(BPF_REG_2, BPF_REG_6, len), BPF_MOV64_IMM(BPF_REG_3, 0), CALL(ringbuf_reserve),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(ringbuf_submit), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R2 is not a known constant'\n",
 };
 
 /* -- helpers: socket references (OBJ_RELEASE) */
 
 FIXTURE_VARIANT_ADD(args, sk_lookup_and_release) {
-	PROG(ZERO_DW(-16), ZERO_DW(-8), FP(BPF_REG_2, -16),
-	     BPF_MOV64_IMM(BPF_REG_3, 12), BPF_MOV64_IMM(BPF_REG_4, -1),
-	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(sk_lookup_tcp),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), CALL(sk_release), RET0),
+	PROG(ZERO_DW(-16), ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -16), BPF_MOV64_IMM(BPF_REG_3, 12),
+	     BPF_MOV64_IMM(BPF_REG_4, -1), BPF_MOV64_IMM(BPF_REG_5, 0), CALL(sk_lookup_tcp),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+	     CALL(sk_release), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 /* skb->sk is no reference of the program's */
 FIXTURE_VARIANT_ADD(args, sk_release_unreferenced) {
 	PROG(BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, offsetof(struct __sk_buff, sk)),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 1), CALL(sk_release), RET0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 1), CALL(sk_release),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "R1 must be referenced when passed to release function\n",
 };
 
 /* -- helpers: dynptrs (ARG_PTR_TO_DYNPTR), at fp-24 */
 
 FIXTURE_VARIANT_ADD(args, dynptr_local) {
-	PROG(ZERO_DW(-8), LOCAL_DYNPTR(-24),
-	     FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), FP(BPF_REG_3, -24),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0),
-	     CALL(dynptr_read), RET0),
+	PROG(ZERO_DW(-8), BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -24), CALL(dynptr_from_mem),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8),
+	     BPF_MOV64_IMM(BPF_REG_2, 8), BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -24), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(dynptr_read), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, dynptr_initialized_twice) {
-	PROG(ZERO_DW(-8), LOCAL_DYNPTR(-24), LOCAL_DYNPTR(-24), RET0),
+	PROG(ZERO_DW(-8), BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -24), CALL(dynptr_from_mem),
+	     BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -24), CALL(dynptr_from_mem),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "Dynptr has to be an uninitialized dynptr\n",
 };
 
 FIXTURE_VARIANT_ADD(args, dynptr_read_uninit) {
-	PROG(ZERO_DW(-8),
-	     FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), FP(BPF_REG_3, -24),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0),
-	     CALL(dynptr_read), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_REG(BPF_REG_3, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -24),
+	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0), CALL(dynptr_read),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "Expected an initialized dynptr as arg #3\n",
 };
 
 FIXTURE_VARIANT_ADD(args, dynptr_misaligned) {
-	PROG(ZERO_DW(-8), LOCAL_DYNPTR(-20), RET0),
+	PROG(ZERO_DW(-8), BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -20), CALL(dynptr_from_mem),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "cannot pass in dynptr at an offset\n",
 };
 
 /* a local dynptr is no ring buffer record: there is nothing to submit */
 FIXTURE_VARIANT_ADD(args, dynptr_submit_local) {
-	PROG(ZERO_DW(-8), LOCAL_DYNPTR(-24), FP(BPF_REG_1, -24),
-	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(ringbuf_submit_dynptr), RET0),
+	PROG(ZERO_DW(-8), BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -24), CALL(dynptr_from_mem),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -24),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(ringbuf_submit_dynptr),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "arg 1 is an unacquired reference\n",
 };
 
 FIXTURE_VARIANT_ADD(args, dynptr_ringbuf) {
 	PROG(BPF_LD_MAP_FD(BPF_REG_1, M_RB), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), FP(BPF_REG_4, -16),
-	     CALL(ringbuf_reserve_dynptr), FP(BPF_REG_1, -16),
-	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(ringbuf_submit_dynptr), RET0),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -16), CALL(ringbuf_reserve_dynptr),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -16),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(ringbuf_submit_dynptr),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 };
 
 /* -- helpers: ARG_PTR_TO_CONST_STR (bpf_strncmp()'s s2) */
 
 FIXTURE_VARIANT_ADD(args, const_str) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     BPF_LD_MAP_VALUE(BPF_REG_3, M_RO, 0), CALL(strncmp), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_LD_MAP_VALUE(BPF_REG_3, M_RO, 0), CALL(strncmp), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 };
 
 FIXTURE_VARIANT_ADD(args, const_str_writable_map) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     BPF_LD_MAP_VALUE(BPF_REG_3, M_RW, 0), CALL(strncmp), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_LD_MAP_VALUE(BPF_REG_3, M_RW, 0), CALL(strncmp), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R3 does not point to a readonly map'\n",
 };
 
 FIXTURE_VARIANT_ADD(args, const_str_variable_offset) {
-	PROG(BPF_MOV64_REG(BPF_REG_6, BPF_REG_1), ZERO_DW(-8), FP(BPF_REG_1, -8),
+	PROG(BPF_MOV64_REG(BPF_REG_6, BPF_REG_1), ZERO_DW(-8),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8),
 	     BPF_MOV64_IMM(BPF_REG_2, 8), BPF_LD_MAP_VALUE(BPF_REG_3, M_RO, 0),
 	     SKB(BPF_REG_0, BPF_REG_6, len), BPF_ALU64_IMM(BPF_AND, BPF_REG_0, 1),
-	     BPF_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_0), CALL(strncmp), RET0),
+	     BPF_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_0), CALL(strncmp),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R3 is not a constant address'\n",
 };
 
 FIXTURE_VARIANT_ADD(args, const_str_unterminated) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     BPF_LD_MAP_VALUE(BPF_REG_3, M_RO_NOTERM, 0), CALL(strncmp), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_LD_MAP_VALUE(BPF_REG_3, M_RO_NOTERM, 0), CALL(strncmp),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EINVAL, .msg = "string is not zero-terminated\n",
 };
 
 /* a read-only hash map's value: hash maps have no map_direct_value_addr */
 FIXTURE_VARIANT_ADD(args, const_str_hash_map) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_RO_HASH),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_RO_HASH),
 	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 5),
-	     BPF_MOV64_REG(BPF_REG_3, BPF_REG_0), FP(BPF_REG_1, -8),
-	     BPF_MOV64_IMM(BPF_REG_2, 8), CALL(strncmp), RET0),
+	     BPF_MOV64_REG(BPF_REG_3, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), CALL(strncmp),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "no direct value access support for this map type\n",
 };
 
 /* the terminating NUL must be inside the value */
 FIXTURE_VARIANT_ADD(args, const_str_past_value) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8),
 	     BPF_LD_MAP_VALUE(BPF_REG_3, M_RO, 0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, 16),
-	     CALL(strncmp), RET0),
+	     CALL(strncmp), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES,
 	.msg = "invalid access to map value, value_size=16 off=16 size=0\n"
 	       "R3 min value is outside of the allowed memory range\n",
@@ -497,7 +552,8 @@ FIXTURE_VARIANT_ADD(args, const_str_past_value) {
  */
 
 FIXTURE_VARIANT_ADD(args, percpu_var_is_stack) {
-	PROG(BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), CALL(this_cpu_ptr), RET0),
+	PROG(BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), CALL(this_cpu_ptr),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R1 type=fp expected=percpu_ptr_\n",
 };
 
@@ -507,7 +563,8 @@ FIXTURE_VARIANT_ADD(args, map_value_null) {
 	PROG(BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, offsetof(struct __sk_buff, sk)),
 	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 6), BPF_MOV64_REG(BPF_REG_2, BPF_REG_1),
 	     BPF_LD_MAP_FD(BPF_REG_1, M_SK), BPF_MOV64_IMM(BPF_REG_3, 0),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), CALL(sk_storage_get), RET0),
+	     BPF_MOV64_IMM(BPF_REG_4, 0), CALL(sk_storage_get), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 };
 
 /*
@@ -517,36 +574,50 @@ FIXTURE_VARIANT_ADD(args, map_value_null) {
 
 FIXTURE_VARIANT_ADD(args, loop_callback_is_stack) {
 	PROG(BPF_MOV64_IMM(BPF_REG_1, 1), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
-	     CALL(loop), RET0),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0), CALL(loop),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "R2 type=fp expected=func\n",
 };
 
 /* -- kfuncs: references (KF_ACQUIRE, KF_RELEASE, KF_TRUSTED_ARGS) */
 
 FIXTURE_VARIANT_ADD(args, kfunc_acquire_release) {
-	PROG(ACQUIRE(3), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, REL },
 };
 
 /* prog_test_ref_kfunc.memb, 8 bytes in: a release takes the start only */
 FIXTURE_VARIANT_ADD(args, kfunc_release_at_offset) {
-	PROG(ACQUIRE(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
+	     KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, REL },
 	.err = -EINVAL, .msg = "R1 must have zero offset when passed to release func\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_member_release_at_offset) {
-	PROG(ACQUIRE(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
+	     KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_memb_release" },
 	.err = -EINVAL, .msg = "R1 must have zero offset when passed to release func\n",
 };
 
 /* prog_test_ref_kfunc.next, read from the reference: not one itself */
 FIXTURE_VARIANT_ADD(args, kfunc_release_unreferenced) {
-	PROG(ACQUIRE(3), BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 16), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 16), KCALL(1),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, REL },
 	.err = -EINVAL,
 	.msg =
@@ -555,7 +626,8 @@ FIXTURE_VARIANT_ADD(args, kfunc_release_unreferenced) {
 
 FIXTURE_VARIANT_ADD(args, kfunc_release_wrong_struct) {
 	PROG(KCALL(0), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), KCALL(1), RET0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_memb_acquire", REL },
 	.err = -EINVAL,
 	.msg =
@@ -563,21 +635,31 @@ FIXTURE_VARIANT_ADD(args, kfunc_release_wrong_struct) {
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_trusted_arg) {
-	PROG(ACQUIRE(5), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(1),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 5), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(1), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+	     KCALL(2), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_ref", REL },
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_trusted_arg_unreferenced) {
-	PROG(ACQUIRE(3), BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 16), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6, 16), KCALL(1),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_ref" },
 	.err = -EINVAL, .msg = "R1 must be referenced\n",
 };
 
 /* KF_TRUSTED_ARGS: the offset rule of a release argument */
 FIXTURE_VARIANT_ADD(args, kfunc_trusted_arg_at_offset) {
-	PROG(ACQUIRE(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
+	     KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_ref" },
 	.err = -EINVAL, .msg = "R1 must have zero offset when passed to release func\n",
 };
@@ -585,22 +667,23 @@ FIXTURE_VARIANT_ADD(args, kfunc_trusted_arg_at_offset) {
 /* -- kfuncs: a socket (reg2btf_ids) for a struct sock * */
 
 FIXTURE_VARIANT_ADD(args, kfunc_socket) {
-	PROG(ZERO_DW(-16), ZERO_DW(-8), FP(BPF_REG_2, -16),
-	     BPF_MOV64_IMM(BPF_REG_3, 12), BPF_MOV64_IMM(BPF_REG_4, -1),
-	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(sk_lookup_tcp),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 9),
-	     BPF_MOV64_REG(BPF_REG_6, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_MOV64_IMM(BPF_REG_2, 1), BPF_MOV64_IMM(BPF_REG_3, 2),
-	     BPF_MOV64_IMM(BPF_REG_4, 3), BPF_MOV64_IMM(BPF_REG_5, 4), KCALL(0),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), CALL(sk_release), RET0),
+	PROG(ZERO_DW(-16), ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -16), BPF_MOV64_IMM(BPF_REG_3, 12),
+	     BPF_MOV64_IMM(BPF_REG_4, -1), BPF_MOV64_IMM(BPF_REG_5, 0), CALL(sk_lookup_tcp),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 9), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 1),
+	     BPF_MOV64_IMM(BPF_REG_3, 2), BPF_MOV64_IMM(BPF_REG_4, 3),
+	     BPF_MOV64_IMM(BPF_REG_5, 4), KCALL(0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+	     CALL(sk_release), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test1" },
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_sock_common) {
 	PROG(BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, offsetof(struct __sk_buff, sk)),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 5),
-	     BPF_MOV64_IMM(BPF_REG_2, 1), BPF_MOV64_IMM(BPF_REG_3, 2),
-	     BPF_MOV64_IMM(BPF_REG_4, 3), BPF_MOV64_IMM(BPF_REG_5, 4), KCALL(0), RET0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 5), BPF_MOV64_IMM(BPF_REG_2, 1),
+	     BPF_MOV64_IMM(BPF_REG_3, 2), BPF_MOV64_IMM(BPF_REG_4, 3),
+	     BPF_MOV64_IMM(BPF_REG_5, 4), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test1" },
 	.err = -EINVAL,
 	.msg =
@@ -610,67 +693,91 @@ FIXTURE_VARIANT_ADD(args, kfunc_sock_common) {
 /* -- kfuncs: scalars, rdwr_buf_size (bpf_kfunc_call_test_get_rdwr_mem()) */
 
 FIXTURE_VARIANT_ADD(args, kfunc_buf_size) {
-	PROG(ACQUIRE(6), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     KCALL(1), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 6), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(1),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem", REL },
 };
 
 /* the memory is the object's: gone with its reference */
 FIXTURE_VARIANT_ADD(args, kfunc_buf_after_release) {
-	PROG(ACQUIRE(9), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     KCALL(1), BPF_MOV64_REG(BPF_REG_7, BPF_REG_0),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_7, 0, 1),
-	     BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_7, 0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 9), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(1),
+	     BPF_MOV64_REG(BPF_REG_7, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_7, 0, 1), BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_7, 0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem", REL },
 	.err = -EACCES, .msg = "R7 invalid mem access 'scalar'\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_scalar_is_pointer) {
-	PROG(ACQUIRE(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem" },
 	.err = -EINVAL, .msg = "R2 is not a scalar\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_buf_size_variable) {
-	PROG(BPF_MOV64_REG(BPF_REG_7, BPF_REG_1), ACQUIRE(4),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), SKB(BPF_REG_2, BPF_REG_7, len),
-	     KCALL(1), RET0),
+	PROG(BPF_MOV64_REG(BPF_REG_7, BPF_REG_1), ZERO_DW(-8),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8),
+	     KCALL(0), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4),
+	     BPF_MOV64_REG(BPF_REG_6, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+	     SKB(BPF_REG_2, BPF_REG_7, len), KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem" },
 	.err = -EINVAL, .msg = "R2 is not a const\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_buf_size_over_u32) {
-	PROG(ACQUIRE(5), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_LD_IMM64(BPF_REG_2, 1ULL << 32), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 5), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_LD_IMM64(BPF_REG_2, 1ULL << 32), KCALL(1),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem" },
 	.err = -EINVAL, .msg = "R2 rdonly/rdwr_buf_size exceeds u32 max\n",
 };
 
 /* U32_MAX itself is a size */
 FIXTURE_VARIANT_ADD(args, kfunc_buf_size_u32_max) {
-	PROG(ACQUIRE(7), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_LD_IMM64(BPF_REG_2, 0xffffffffULL), KCALL(1),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 7), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_LD_IMM64(BPF_REG_2, 0xffffffffULL),
+	     KCALL(1), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdwr_mem", REL },
 };
 
 /* read-only memory (rdonly_buf_size) at an offset, to a helper that reads */
 FIXTURE_VARIANT_ADD(args, kfunc_rdonly_mem_at_offset_to_helper) {
-	PROG(ACQUIRE(14), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8),
-	     KCALL(1), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 7),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 4),
-	     BPF_MOV64_IMM(BPF_REG_2, 4), BPF_MOV64_IMM(BPF_REG_3, 0),
-	     BPF_MOV64_IMM(BPF_REG_4, 0), BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 14), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(1),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 7), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 4), BPF_MOV64_IMM(BPF_REG_2, 4),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
+	     BPF_MOV64_IMM(BPF_REG_5, 0), CALL(csum_diff), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+	     KCALL(2), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_get_rdonly_mem", REL },
 };
 
 /* a kernel object where the kfunc wants memory (void *mem, int mem__sz) */
 FIXTURE_VARIANT_ADD(args, kfunc_object_for_mem) {
-	PROG(ACQUIRE(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-	     BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(1), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4), BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(1),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { ACQ, "bpf_kfunc_call_test_mem_len_pass1" },
 	.err = -EINVAL,
 	.msg =
@@ -680,30 +787,39 @@ FIXTURE_VARIANT_ADD(args, kfunc_object_for_mem) {
 /* -- kfuncs: memory and its size (a scalar argument named *__sz) */
 
 FIXTURE_VARIANT_ADD(args, kfunc_mem_size) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_mem_len_pass1" },
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_mem_size_null_zero) {
-	PROG(BPF_MOV64_IMM(BPF_REG_1, 0), BPF_MOV64_IMM(BPF_REG_2, 0), KCALL(0), RET0),
+	PROG(BPF_MOV64_IMM(BPF_REG_1, 0), BPF_MOV64_IMM(BPF_REG_2, 0), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_mem_len_pass1" },
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_mem_size_past_buffer) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 16), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 16), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_mem_len_pass1" },
 	.err = -EINVAL, .msg = "arg#0 arg#1 memory, len pair leads to invalid memory access\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_mem_size_negative) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, -1), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, -1), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_mem_len_pass1" },
 	.err = -EINVAL, .msg = "arg#0 arg#1 memory, len pair leads to invalid memory access\n",
 };
 
 /* void *mem, int len: no __sz, so no size for the void */
 FIXTURE_VARIANT_ADD(args, kfunc_mem_without_sz) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_mem_len_fail1" },
 	.err = -EINVAL,
 	.msg = "arg#0 pointer type UNKNOWN  must point to scalar, or struct with scalar\n",
@@ -711,32 +827,41 @@ FIXTURE_VARIANT_ADD(args, kfunc_mem_without_sz) {
 
 /* u64 *mem: the size of a u64 */
 FIXTURE_VARIANT_ADD(args, kfunc_scalar_pointer) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_mem_len_fail2" },
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_scalar_pointer_past_frame) {
-	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0), FP(BPF_REG_1, -4),
-	     BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -4), BPF_MOV64_IMM(BPF_REG_2, 8), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_mem_len_fail2" },
 	.err = -EINVAL, .msg = "invalid indirect access to stack R1 off=-4 size=8\n",
 };
 
 /* struct prog_test_pass1: nested structs of ints, 16 bytes */
 FIXTURE_VARIANT_ADD(args, kfunc_struct_of_scalars) {
-	PROG(ZERO_DW(-16), ZERO_DW(-8), FP(BPF_REG_1, -16), KCALL(0), RET0),
+	PROG(ZERO_DW(-16), ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -16), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_pass1" },
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_struct_of_scalars_too_small) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_pass1" },
 	.err = -EINVAL, .msg = "invalid indirect access to stack R1 off=-8 size=16\n",
 };
 
 /* struct prog_test_fail1 holds a pointer */
 FIXTURE_VARIANT_ADD(args, kfunc_struct_with_pointer) {
-	PROG(ZERO_DW(-16), ZERO_DW(-8), FP(BPF_REG_1, -16), KCALL(0), RET0),
+	PROG(ZERO_DW(-16), ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -16), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_fail1" },
 	.err = -EINVAL,
 	.msg =
@@ -746,18 +871,21 @@ FIXTURE_VARIANT_ADD(args, kfunc_struct_with_pointer) {
 /* -- kfuncs: the program's context (struct __sk_buff *) */
 
 FIXTURE_VARIANT_ADD(args, kfunc_ctx) {
-	PROG(KCALL(0), RET0),
+	PROG(KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_pass_ctx" },
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_ctx_is_stack) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_pass_ctx" },
 	.err = -EINVAL, .msg = "arg#0 expected pointer to ctx, but got PTR\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_ctx_modified) {
-	PROG(BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), KCALL(0), RET0),
+	PROG(BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { "bpf_kfunc_call_test_pass_ctx" },
 	.err = -EACCES, .msg = "dereference of modified ctx ptr R1 off=8 disallowed\n",
 };
@@ -765,30 +893,54 @@ FIXTURE_VARIANT_ADD(args, kfunc_ctx_modified) {
 /*
  * -- kfuncs: dynptrs (bpf_verify_pkcs7_signature(&data, &sig, key), the
  * builtin keyring's key): 6.1 takes initialised local dynptrs on the stack.
- * Data at fp-24, signature at fp-40, both over M_RW's first 8 bytes.
+ * Data at fp-24, signature at fp-40, both over M_RW's first 8 bytes;
+ * then key = bpf_lookup_system_key(0) (NULL jumps to "return 0"),
+ * bpf_verify_pkcs7_signature(&data, &sig, key), bpf_key_put(key).
  */
 #define KEY_KFUNCS	{ "bpf_lookup_system_key", "bpf_verify_pkcs7_signature", \
 			  "bpf_key_put" }
-#define VERIFY_AND_PUT	BPF_MOV64_IMM(BPF_REG_1, 0), KCALL(0),			\
-			BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 9),			\
-			BPF_MOV64_REG(BPF_REG_6, BPF_REG_0), FP(BPF_REG_1, -24),	\
-			FP(BPF_REG_2, -40), BPF_MOV64_REG(BPF_REG_3, BPF_REG_6),	\
-			KCALL(1), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2), RET0
 
 FIXTURE_VARIANT_ADD(args, kfunc_dynptrs) {
-	PROG(ZERO_DW(-8), LOCAL_DYNPTR(-24), LOCAL_DYNPTR(-40), VERIFY_AND_PUT),
+	PROG(ZERO_DW(-8), BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -24), CALL(dynptr_from_mem),
+	     BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -40), CALL(dynptr_from_mem),
+	     BPF_MOV64_IMM(BPF_REG_1, 0), KCALL(0), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 9),
+	     BPF_MOV64_REG(BPF_REG_6, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -24), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -40), BPF_MOV64_REG(BPF_REG_3, BPF_REG_6),
+	     KCALL(1), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.lsm = true, .kfuncs = KEY_KFUNCS,
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_dynptr_uninit) {
-	PROG(ZERO_DW(-8), LOCAL_DYNPTR(-40), VERIFY_AND_PUT),
+	PROG(ZERO_DW(-8), BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -40), CALL(dynptr_from_mem),
+	     BPF_MOV64_IMM(BPF_REG_1, 0), KCALL(0), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 9),
+	     BPF_MOV64_REG(BPF_REG_6, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -24), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -40), BPF_MOV64_REG(BPF_REG_3, BPF_REG_6),
+	     KCALL(1), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.lsm = true, .kfuncs = KEY_KFUNCS,
 	.err = -EINVAL,
 	.msg = "arg#0 pointer type STRUCT bpf_dynptr_kern must be valid and initialized\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_second_dynptr_uninit) {
-	PROG(ZERO_DW(-8), LOCAL_DYNPTR(-24), VERIFY_AND_PUT),
+	PROG(ZERO_DW(-8), BPF_LD_MAP_VALUE(BPF_REG_1, M_RW, 0), BPF_MOV64_IMM(BPF_REG_2, 8),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_REG(BPF_REG_4, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, -24), CALL(dynptr_from_mem),
+	     BPF_MOV64_IMM(BPF_REG_1, 0), KCALL(0), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 9),
+	     BPF_MOV64_REG(BPF_REG_6, BPF_REG_0), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -24), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -40), BPF_MOV64_REG(BPF_REG_3, BPF_REG_6),
+	     KCALL(1), BPF_MOV64_REG(BPF_REG_1, BPF_REG_6), KCALL(2),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.lsm = true, .kfuncs = KEY_KFUNCS,
 	.err = -EINVAL,
 	.msg = "arg#1 pointer type STRUCT bpf_dynptr_kern must be valid and initialized\n",
@@ -799,71 +951,90 @@ FIXTURE_VARIANT_ADD(args, kfunc_second_dynptr_uninit) {
  * __kptr_ref *ref; ... __kptr *unref; int n; struct prog_test_member
  * __kptr_ref *memb; }: bpf_kptr_xchg()
  * (ARG_PTR_TO_KPTR) and the KF_KPTR_GET kfunc bpf_kfunc_call_test_kptr_get().
- * M_KPTR's value 0 is looked up; NULL jumps @skip on, to the RET0.
+ * M_KPTR's value 0 is looked up; NULL jumps on, to "return 0".
  */
-#define LOOKUP_HOLDER(skip) BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), FP(BPF_REG_2, -8), \
-			BPF_LD_MAP_FD(BPF_REG_1, M_KPTR), CALL(map_lookup_elem), \
-			BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, skip)
 #define KPTR_GET	"bpf_kfunc_call_test_kptr_get"
 
 FIXTURE_VARIANT_ADD(args, kptr_xchg) {
-	PROG(LOOKUP_HOLDER(6), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(kptr_xchg),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), KCALL(0), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_KPTR),
+	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 6),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_MOV64_IMM(BPF_REG_2, 0), CALL(kptr_xchg),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+	     KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { REL },
 };
 
 FIXTURE_VARIANT_ADD(args, kptr_xchg_unreferenced) {
-	PROG(LOOKUP_HOLDER(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     CALL(kptr_xchg), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_KPTR),
+	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(kptr_xchg), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "off=8 kptr isn't referenced kptr\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kptr_xchg_not_kptr) {
-	PROG(LOOKUP_HOLDER(4), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 16), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     CALL(kptr_xchg), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_KPTR),
+	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 16),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), CALL(kptr_xchg), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.err = -EACCES, .msg = "off=16 doesn't point to kptr\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kptr_get) {
-	PROG(LOOKUP_HOLDER(7), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0),
-	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), KCALL(1), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_KPTR),
+	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 7),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_MOV64_IMM(BPF_REG_2, 0),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { KPTR_GET, REL },
 };
 
 FIXTURE_VARIANT_ADD(args, kptr_get_from_stack) {
-	PROG(ZERO_DW(-8), FP(BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), RET0),
+	PROG(ZERO_DW(-8), BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), BPF_MOV64_IMM(BPF_REG_2, 0),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { KPTR_GET },
 	.err = -EINVAL, .msg = "arg#0 expected pointer to map value\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kptr_get_unreferenced) {
-	PROG(LOOKUP_HOLDER(5), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_KPTR),
+	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 5),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { KPTR_GET },
 	.err = -EINVAL, .msg = "arg#0 no referenced kptr at map value offset=8\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kptr_get_not_kptr) {
-	PROG(LOOKUP_HOLDER(5), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 16), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_KPTR),
+	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 5),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 16),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { KPTR_GET },
 	.err = -EINVAL, .msg = "arg#0 no referenced kptr at map value offset=16\n",
 };
 
 /* a referenced kptr, of struct prog_test_member */
 FIXTURE_VARIANT_ADD(args, kptr_get_other_struct) {
-	PROG(LOOKUP_HOLDER(5), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
-	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 24), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), RET0),
+	PROG(BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0), BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+	     BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8), BPF_LD_MAP_FD(BPF_REG_1, M_KPTR),
+	     CALL(map_lookup_elem), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 5),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 24),
+	     BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 	.kfuncs = { KPTR_GET },
 	.err = -EINVAL,
 	.msg =
@@ -872,11 +1043,14 @@ FIXTURE_VARIANT_ADD(args, kptr_get_other_struct) {
 
 /* &v->ref or &v->unref, by the packet's length */
 FIXTURE_VARIANT_ADD(args, kptr_get_variable_offset) {
-	PROG(BPF_MOV64_REG(BPF_REG_6, BPF_REG_1), LOOKUP_HOLDER(7),
-	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), SKB(BPF_REG_2, BPF_REG_6, len),
-	     BPF_ALU64_IMM(BPF_AND, BPF_REG_2, 8),
+	PROG(BPF_MOV64_REG(BPF_REG_6, BPF_REG_1), BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 0),
+	     BPF_MOV64_REG(BPF_REG_2, BPF_REG_10), BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+	     BPF_LD_MAP_FD(BPF_REG_1, M_KPTR), CALL(map_lookup_elem),
+	     BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 7), BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+	     SKB(BPF_REG_2, BPF_REG_6, len), BPF_ALU64_IMM(BPF_AND, BPF_REG_2, 8),
 	     BPF_ALU64_REG(BPF_ADD, BPF_REG_1, BPF_REG_2), BPF_MOV64_IMM(BPF_REG_2, 0),
-	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), RET0),
+	     BPF_MOV64_IMM(BPF_REG_3, 0), KCALL(0), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
 	.kfuncs = { KPTR_GET },
 	.err = -EINVAL, .msg = "arg#0 must have constant offset\n",
 };
