@@ -44,6 +44,7 @@
 
 #include "../kselftest_harness.h"
 #include "../kconform_util.h"
+#include "verifier_log.h"
 #include "progs/key_req.h"
 #include "key_kfuncs.skel.h"
 #include "key_bad.skel.h"
@@ -726,26 +727,6 @@ static int load_bad(const char *name, char *log, size_t size)
 	err = key_bad__load(skel);
 	key_bad__destroy(skel);
 	return err;
-}
-
-/* The verifier's line that says why: the last one before its statistics. */
-static const char *why_line(char *log)
-{
-	char *p;
-
-	for (;;) {
-		size_t len = strlen(log);
-
-		while (len && log[len - 1] == '\n')
-			log[--len] = '\0';
-		p = strrchr(log, '\n');
-		p = p ? p + 1 : log;
-		if (p == log || (strncmp(p, "processed ", 10) &&
-				 strncmp(p, "verification time ", 18) &&
-				 strncmp(p, "stack depth ", 12)))
-			return p;
-		*p = '\0';
-	}
 }
 
 /* One way of saying no: the load's error and the verifier's words. */
