@@ -12,8 +12,9 @@
  *     once more with a NULL cgroup;
  *   - output that does not fit the kernel's buffer: the first read()
  *     gives what fits, the next fails with EOPNOTSUPP;
- *   - fdinfo shows cgroup_path and order; bpf_link_info shows cgroup_id
- *     and order, and so does `bpftool link show`.
+ *   - fdinfo shows cgroup_path and order (cgroup_path "<unknown>" when
+ *     the kernel cannot allocate the path's buffer); bpf_link_info shows
+ *     cgroup_id and order, and so does `bpftool link show`.
  *
  * The hierarchy, made in this order under the cgroup v2 root that the
  * guest's init mounts at /sys/fs/cgroup:
@@ -1240,6 +1241,75 @@ TEST_F_TIMEOUT(param, link_create_and_read_fault_injection, 300)
 	ASSERT_EQ(0, hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
 			       KCG, BY_FD));
 	EXPECT_EQ(4, hier_walk(&self->h, sizeof(self->h.out)));
+}
+
+/*
+ * The link's fdinfo read with the n-th slab allocation failing
+ * (fail-nth), for every n until the read makes fewer than n: read()
+ * fails with ENOMEM, or the text is whole with the walk's order, its
+ * cgroup_path "<unknown>" where the path's buffer could not be had
+ * (bpf_iter_cgroup_show_fdinfo()) and the start's path otherwise.
+ */
+struct fdinfo_fault {
+	int fd;
+	char path[64];		/* the cgroup_path line expected */
+	char text[4096];
+	ssize_t len;
+	int unknown;
+};
+
+static int fdinfo_fault_call(void *arg)
+{
+	struct fdinfo_fault *f = arg;
+
+	f->len = pread(f->fd, f->text, sizeof(f->text) - 1, 0);
+	return f->len < 0 ? -errno : 0;
+}
+
+static void fdinfo_fault_check(struct __test_metadata *_metadata, void *arg,
+			       int n, int ret, long left)
+{
+	struct fdinfo_fault *f = arg;
+
+	if (ret) {
+		EXPECT_EQ(-ENOMEM, ret) TH_LOG("n = %d", n);
+		EXPECT_EQ(0, left);
+		return;
+	}
+	f->text[f->len] = '\0';
+	EXPECT_NE(NULL, strstr(f->text, "\norder: descendants_pre\n"))
+		TH_LOG("n = %d: %s", n, f->text);
+	if (strstr(f->text, "\ncgroup_path:\t<unknown>\n")) {
+		EXPECT_EQ(0, left) TH_LOG("n = %d: <unknown> with no fault", n);
+		f->unknown++;
+	} else {
+		EXPECT_NE(NULL, strstr(f->text, f->path)) TH_LOG("n = %d: %s", n, f->text);
+	}
+}
+
+TEST_F_TIMEOUT(param, fdinfo_fault_injection, 120)
+{
+	struct fdinfo_fault f;
+	char name[64];
+	int ret;
+
+	ret = kc_failslab_setup();
+	if (ret)
+		SKIP(return, "no failslab in debugfs: %s", strerror(-ret));
+	ASSERT_EQ(0, hier_link(_metadata, &self->h, BPF_CGROUP_ITER_DESCENDANTS_PRE,
+			       KCG, BY_FD));
+	snprintf(f.path, sizeof(f.path), "\ncgroup_path:\t%s\n", TOP + strlen(CG2));
+	snprintf(name, sizeof(name), "/proc/self/fdinfo/%d",
+		 bpf_link__fd(self->h.link));
+	f.unknown = 0;
+	f.fd = open(name, O_RDONLY);
+	ASSERT_GE(f.fd, 0);
+	ASSERT_EQ(0, fdinfo_fault_call(&f));
+	f.text[f.len] = '\0';
+	ASSERT_NE(NULL, strstr(f.text, f.path)) TH_LOG("%s", f.text);
+	kc_fail_nth_loop(_metadata, 200, fdinfo_fault_call, fdinfo_fault_check, &f);
+	close(f.fd);
+	EXPECT_GT(f.unknown, 0);
 }
 
 TEST_HARNESS_MAIN

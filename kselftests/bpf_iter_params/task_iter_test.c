@@ -11,7 +11,9 @@
  *   - more than one of them: EINVAL; a pid_fd that is not a pidfd:
  *     EBADF; ids are those of the pid namespace of the reader;
  *   - bpf_link_info and fdinfo show tid or pid (pid_fd shows as the
- *     pid), and so does `bpftool link show`.
+ *     pid), and so does `bpftool link show`;
+ *   - no parameter: every task of the reader's pid namespace, in the
+ *     order of their ids; a read() after EOF gives EOF again.
  *
  * The fixture's process has THREADS extra threads, blocked on a pipe;
  * thread UNSHARED of them has its own file table (unshare(CLONE_FILES))
@@ -27,6 +29,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -241,12 +244,72 @@ TEST_F(tasks, pid_fd_is_every_thread_once)
 				      variant->chunk));
 }
 
-/* pid names a process: a thread's id finds no thread group. */
+/*
+ * pid names a process: a thread's id finds no thread group, at the first
+ * read() and at a read() after that EOF.
+ */
 TEST_F(tasks, pid_of_non_leader_is_no_task)
 {
+	struct task_rec rec = {};
+	int it;
+
 	ASSERT_EQ(task_link(self->skel->progs.dump_task, PID, tg.tid[3],
 			    &self->link), 0);
 	EXPECT_EQ(recs(self, sizeof(struct task_rec), variant->chunk), 0);
+	it = bpf_iter_create(bpf_link__fd(self->link));
+	ASSERT_GE(it, 0);
+	EXPECT_EQ(read(it, &rec, sizeof(rec)), 0);
+	EXPECT_EQ(read(it, &rec, sizeof(rec)), 0)
+		TH_LOG("after EOF: tid %u, tgid %u", rec.tid, rec.tgid);
+	close(it);
+}
+
+/*
+ * No parameter: every task, also those past an id that only a process
+ * group still holds, its leader exited and reaped while a member lives
+ * on (a shell's background job that outlives the shell). The iterator
+ * finds that id (find_ge_pid()), no task with it, and goes on. (The
+ * member's id is above the leader's, so a walk that ended at the
+ * leader's would miss it, unless the ids wrapped in between.)
+ */
+TEST_F(tasks, all_tasks_past_a_group_without_its_leader)
+{
+	int ids[2], n, i, member_seen = 0, leader_seen = 0;
+	pid_t leader, member = 0;
+
+	ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	ASSERT_EQ(pipe(ids), 0);
+	leader = fork();
+	ASSERT_GE(leader, 0);
+	if (!leader) {
+		if (setpgid(0, 0))
+			_exit(1);
+		member = fork();
+		if (!member)
+			for (;;)
+				pause();
+		_exit(write(ids[1], &member, sizeof(member)) != sizeof(member));
+	}
+	close(ids[1]);
+	EXPECT_EQ(read(ids[0], &member, sizeof(member)), sizeof(member));
+	close(ids[0]);
+	ASSERT_EQ(waitpid(leader, NULL, 0), leader);
+	ASSERT_GT(member, 0);
+	EXPECT_EQ(getpgid(member), leader);
+
+	ASSERT_EQ(task_link(self->skel->progs.dump_task, NONE, 0, &self->link),
+		  0);
+	n = recs(self, sizeof(struct task_rec), variant->chunk);
+	for (i = 0; i < n; i++) {
+		member_seen += self->out.task[i].tid == (__u32)member;
+		leader_seen += self->out.task[i].tid == (__u32)leader;
+	}
+	kill(member, SIGKILL);
+	EXPECT_EQ(waitpid(member, NULL, 0), member);
+	EXPECT_GT(n, 0);
+	EXPECT_EQ(member_seen, 1) TH_LOG("%d records; member %d of group %d",
+					 n, member, leader);
+	EXPECT_EQ(leader_seen, 0);
 }
 
 /* A tid that no task has (a reaped child's): a link, but no tasks. */
@@ -342,6 +405,92 @@ TEST_F(tasks, task_file_all_skips_threads_sharing_files)
 {
 	expect_leader_and_unshared_files(_metadata, self, NONE, 0,
 					 variant->chunk);
+}
+
+/*
+ * A child with /dev/null at fds 0, 1, 2 and @top (>= 2), no other fd,
+ * waiting to be killed. It closes its copy of @sync's write end last:
+ * EOF on @sync says the children are ready.
+ */
+static pid_t fd_child(const int *sync, int top)
+{
+	pid_t pid = fork();
+	int null;
+
+	if (pid)
+		return pid;
+	null = open("/dev/null", O_RDWR);
+	if (null < 0 || dup2(null, 0) || dup2(null, 1) != 1 ||
+	    dup2(null, 2) != 2 || dup2(null, top) != top ||
+	    dup2(sync[1], top + 1) != top + 1)
+		_exit(1);
+	if (top > 3)
+		close_range(3, top - 1, 0);
+	close_range(top + 2, ~0U, 0);
+	close(top + 1);
+	for (;;)
+		pause();
+}
+
+#define FAR_FD	200
+
+/*
+ * task_file, no parameter, a record per read(): each read() is a session
+ * that resumes at the task and fd after the last record. When that task
+ * exits between two reads, the walk goes on with the next task from its
+ * first fd: only the task a session stopped in resumes at the fd it
+ * stopped at. Here the walk stops in @first before its fd FAR_FD;
+ * @next, the process forked after it, has fds 0, 1 and 2.
+ */
+TEST(task_file_next_task_from_fd_0_after_exit)
+{
+	unsigned long long first_fds = 0, next_fds = 0;
+	int sync[2], it, cut = 0;
+	struct task_iter *skel;
+	struct bpf_link *link;
+	struct file_rec rec;
+	pid_t first, next;
+	char c;
+
+	ASSERT_EQ(pipe(sync), 0);
+	first = fd_child(sync, FAR_FD);
+	next = fd_child(sync, 2);
+	close(sync[1]);
+	ASSERT_EQ(read(sync[0], &c, 1), 0);
+	close(sync[0]);
+	ASSERT_GT(first, 0);
+	ASSERT_GT(next, 0);
+	EXPECT_EQ(waitpid(-1, NULL, WNOHANG), 0) TH_LOG("a child did not start");
+
+	skel = task_iter__open_and_load();
+	ASSERT_NE(skel, NULL) TH_LOG("load: %s", strerror(errno));
+	ASSERT_EQ(task_link(skel->progs.dump_task_file, NONE, 0, &link), 0);
+	it = bpf_iter_create(bpf_link__fd(link));
+	ASSERT_GE(it, 0);
+	while (read(it, &rec, sizeof(rec)) == sizeof(rec)) {
+		if (rec.tid == (__u32)first)
+			first_fds |= 1ULL << (rec.fd < 63 ? rec.fd : 63);
+		if (rec.tid == (__u32)next)
+			next_fds |= 1ULL << (rec.fd < 63 ? rec.fd : 63);
+		if (rec.tid == (__u32)first && rec.fd == 2 && !cut) {
+			/* this session ended with first's fd FAR_FD next */
+			kill(first, SIGKILL);
+			EXPECT_EQ(waitpid(first, NULL, 0), first);
+			cut = 1;
+		}
+	}
+	close(it);
+	bpf_link__destroy(link);
+	task_iter__destroy(skel);
+	kill(next, SIGKILL);
+	EXPECT_EQ(waitpid(next, NULL, 0), next);
+	if (!cut) {
+		kill(first, SIGKILL);
+		waitpid(first, NULL, 0);
+	}
+	EXPECT_EQ(cut, 1) TH_LOG("fd 2 of %d not seen", first);
+	EXPECT_EQ(first_fds, 0x7) TH_LOG("fds of %d (first): %#llx", first, first_fds);
+	EXPECT_EQ(next_fds, 0x7) TH_LOG("fds of %d (next): %#llx", next, next_fds);
 }
 
 /* task_file, tid set: that thread's table, shared or not. */

@@ -539,6 +539,31 @@ static void bpf_cgroup_iter_test_resume_eopnotsupp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cgit.nepilogue, 0);
 }
 
+/*
+ * A session that stops on its first cgroup, before any next(): what
+ * bpf_seq_read() does when that cgroup's output alone overflows the
+ * buffer (read() fails with E2BIG).  The walk was cut short all the
+ * same, so the next session says -EOPNOTSUPP; it does not walk again.
+ */
+static void bpf_cgroup_iter_test_stop_on_first_no_restart(struct kunit *test)
+{
+	const struct seq_operations *ops = cgroup_iter_seq_info.seq_ops;
+	struct cgit_fixture *fx = test->priv;
+	struct seq_file *seq;
+	void *v;
+
+	seq = cgit_open(test, fx->cgrp[CG_A], BPF_CGROUP_ITER_SELF_ONLY);
+	v = ops->start(seq, &seq->index);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v);
+	KUNIT_EXPECT_EQ(test, ops->show(seq, v), 0);
+	ops->stop(seq, v);
+
+	KUNIT_EXPECT_EQ(test, cgit_read(test, seq, 0), -EOPNOTSUPP);
+	cgit_close(test, seq);
+	KUNIT_EXPECT_EQ(test, cgit.nseen, 1);
+	KUNIT_EXPECT_EQ(test, cgit.nepilogue, 0);
+}
+
 /* A removed cgroup that is still referenced is walked but not shown. */
 static void bpf_cgroup_iter_test_dead_descendant_skipped(struct kunit *test)
 {
@@ -608,6 +633,7 @@ static struct kunit_case bpf_cgroup_iter_cases[] = {
 	KUNIT_CASE(bpf_cgroup_iter_test_early_termination),
 	KUNIT_CASE(bpf_cgroup_iter_test_eof_after_walk),
 	KUNIT_CASE(bpf_cgroup_iter_test_resume_eopnotsupp),
+	KUNIT_CASE(bpf_cgroup_iter_test_stop_on_first_no_restart),
 	KUNIT_CASE(bpf_cgroup_iter_test_dead_descendant_skipped),
 	KUNIT_CASE(bpf_cgroup_iter_test_dead_self_only),
 	KUNIT_CASE(bpf_cgroup_iter_test_dead_last_ends_walk),
