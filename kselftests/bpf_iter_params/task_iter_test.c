@@ -13,7 +13,9 @@
  *   - bpf_link_info and fdinfo show tid or pid (pid_fd shows as the
  *     pid), and so does `bpftool link show`;
  *   - no parameter: every task of the reader's pid namespace, in the
- *     order of their ids; a read() after EOF gives EOF again.
+ *     order of their ids;
+ *   - a walk that found no task ends in EOF, and so does the read()
+ *     after it.
  *
  * The fixture's process has THREADS extra threads, blocked on a pipe;
  * thread UNSHARED of them has its own file table (unshare(CLONE_FILES))
