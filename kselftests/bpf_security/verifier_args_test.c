@@ -98,6 +98,8 @@ FIXTURE_VARIANT(args) {
 	/* loaded without CAP_PERFMON and CAP_SYS_ADMIN: no pointer leaks */
 	bool no_perfmon;
 	const char *kfuncs[3];
+	/* a per-CPU variable's name, for BPF_PSEUDO_BTF_ID */
+	const char *ksym;
 	/* 0: accepted; else the load's error and the verifier's words */
 	int err;
 	const char *msg;
@@ -546,10 +548,17 @@ FIXTURE_VARIANT_ADD(args, const_str_past_value) {
 };
 
 /*
- * -- helpers: ARG_PTR_TO_PERCPU_BTF_ID (bpf_this_cpu_ptr()). A per-CPU
- * variable (BPF_PSEUDO_BTF_ID) needs its address from kallsyms, which
- * our kernels have without CONFIG_KALLSYMS_ALL: only the refusal.
+ * -- helpers: ARG_PTR_TO_PERCPU_BTF_ID (bpf_this_cpu_ptr(&runqueues)). A
+ * per-CPU variable (BPF_PSEUDO_BTF_ID) has its address from kallsyms,
+ * which holds variables with CONFIG_KALLSYMS_ALL (this target's config;
+ * Debian's has it too).
  */
+
+FIXTURE_VARIANT_ADD(args, percpu_var) {
+	PROG(BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_BTF_ID, 0), CALL(this_cpu_ptr),
+	     BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	.ksym = "runqueues",
+};
 
 FIXTURE_VARIANT_ADD(args, percpu_var_is_stack) {
 	PROG(BPF_MOV64_REG(BPF_REG_1, BPF_REG_10), CALL(this_cpu_ptr),
@@ -632,6 +641,17 @@ FIXTURE_VARIANT_ADD(args, kfunc_release_wrong_struct) {
 	.err = -EINVAL,
 	.msg =
 	"kernel function bpf_kfunc_call_test_release args#0 expected pointer to STRUCT prog_test_ref_kfunc but R1 has a pointer to STRUCT prog_test_member\n",
+};
+
+/* a release kfunc takes its own struct, not one that begins with it */
+FIXTURE_VARIANT_ADD(args, kfunc_release_of_the_first_member) {
+	PROG(KCALL(0), BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
+	     BPF_MOV64_REG(BPF_REG_1, BPF_REG_0), KCALL(1), BPF_MOV64_IMM(BPF_REG_0, 0),
+	     BPF_EXIT_INSN()),
+	.kfuncs = { "bpf_kfunc_call_memb_acquire", "bpf_kfunc_call_memb1_release" },
+	.err = -EINVAL,
+	.msg =
+	"kernel function bpf_kfunc_call_memb1_release args#0 expected pointer to STRUCT prog_test_member1 but R1 has a pointer to STRUCT prog_test_member\n",
 };
 
 FIXTURE_VARIANT_ADD(args, kfunc_trusted_arg) {
@@ -1199,6 +1219,10 @@ TEST_F(args, load)
 			if (insn->src_reg == BPF_PSEUDO_MAP_FD ||
 			    insn->src_reg == BPF_PSEUDO_MAP_VALUE)
 				insn->imm = self->map[insn->imm];
+			if (insn->src_reg == BPF_PSEUDO_BTF_ID)
+				insn->imm = btf__find_by_name_kind(self->vmlinux,
+								   variant->ksym,
+								   BTF_KIND_VAR);
 			i++;
 		} else if (insn->code == (BPF_JMP | BPF_CALL) &&
 			   insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
