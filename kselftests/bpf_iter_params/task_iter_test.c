@@ -595,13 +595,17 @@ TEST_F(tasks, task_vma_tid_matches_maps)
 
 static int churn_stop;
 
-/* Map and unmap a page without pause: a writer of the mm's mmap_lock. */
+/*
+ * Map and unmap a page without pause: a writer of the mm's mmap_lock.
+ * Shared, so that it never merges with a neighbour (a VMA whose range
+ * changed under a walk may be given again, task_iter.c's case 4.2).
+ */
 static void *churn_fn(void *arg)
 {
 	void *p;
 
 	while (!__atomic_load_n(&churn_stop, __ATOMIC_RELAXED)) {
-		p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = mmap(NULL, 4096, PROT_READ, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (p != MAP_FAILED)
 			munmap(p, 4096);
 	}
@@ -613,7 +617,8 @@ static void *churn_fn(void *arg)
  * a page without pause: a walk that finds that writer waiting for
  * mmap_lock lets it in and goes on from the VMA it was at
  * (task_vma_seq_get_next(), "In case of lock contention"), so that each
- * of CHURN_WALKS walks ends at the last VMA /proc/self/maps lists.
+ * of CHURN_WALKS walks ends at the last VMA /proc/self/maps lists and
+ * gives each VMA once, in address order.
  * CHURN_PAGES pages of alternating protection make the walks long.
  */
 TEST(task_vma_walk_goes_on_past_a_waiting_writer)
@@ -624,7 +629,7 @@ TEST(task_vma_walk_goes_on_past_a_waiting_writer)
 	struct bpf_link *link;
 	struct iter_end end;
 	pthread_t churn;
-	int i, nmaps, last;
+	int i, k, nmaps, last;
 	char *area;
 	ssize_t n;
 
@@ -648,6 +653,11 @@ TEST(task_vma_walk_goes_on_past_a_waiting_writer)
 		EXPECT_LE(nmaps - 1, last) TH_LOG("walk %d: %d VMAs", i, last + 1);
 		EXPECT_EQ(maps[nmaps - 1], last >= 0 ? rec[last].start : 0)
 			TH_LOG("walk %d: %d VMAs", i, last + 1);
+		for (k = 1; k <= last && rec[k - 1].start < rec[k].start; k++)
+			;
+		EXPECT_GT(k, last) TH_LOG("walk %d: VMA %d at %#llx after one at %#llx",
+					  i, k, (unsigned long long)rec[k].start,
+					  (unsigned long long)rec[k - 1].start);
 		if (!kc_passed(_metadata))
 			break;
 	}
