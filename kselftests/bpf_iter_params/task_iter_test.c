@@ -590,6 +590,84 @@ TEST_F(tasks, task_vma_tid_matches_maps)
 	expect_vmas(_metadata, self, n, tg.tid[9], maps, nmaps);
 }
 
+#define CHURN_PAGES	512
+#define CHURN_WALKS	50
+
+static int churn_stop;
+
+/*
+ * Map and unmap a page without pause: a writer of the mm's mmap_lock.
+ * Shared, so that it never merges with a neighbour (a VMA whose range
+ * changed under a walk may be given again, task_iter.c's case 4.2).
+ */
+static void *churn_fn(void *arg)
+{
+	void *p;
+
+	while (!__atomic_load_n(&churn_stop, __ATOMIC_RELAXED)) {
+		p = mmap(NULL, 4096, PROT_READ, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+	}
+	return NULL;
+}
+
+/*
+ * task_vma, tid set, while another thread of the process maps and unmaps
+ * a page without pause: a walk that finds that writer waiting for
+ * mmap_lock lets it in and goes on from the VMA it was at
+ * (task_vma_seq_get_next(), "In case of lock contention"), so that each
+ * of CHURN_WALKS walks ends at the last VMA /proc/self/maps lists and
+ * gives each VMA once, in address order.
+ * CHURN_PAGES pages of alternating protection make the walks long.
+ */
+TEST(task_vma_walk_goes_on_past_a_waiting_writer)
+{
+	static struct vma_rec rec[CHURN_PAGES + 1024];
+	static __u64 maps[CHURN_PAGES + 1024];
+	struct task_iter *skel;
+	struct bpf_link *link;
+	struct iter_end end;
+	pthread_t churn;
+	int i, k, nmaps, last;
+	char *area;
+	ssize_t n;
+
+	area = mmap(NULL, CHURN_PAGES * 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	ASSERT_NE(area, MAP_FAILED);
+	for (i = 0; i < CHURN_PAGES; i += 2)
+		ASSERT_EQ(0, mprotect(area + i * 4096, 4096, PROT_READ | PROT_WRITE));
+	skel = task_iter__open_and_load();
+	ASSERT_NE(skel, NULL) TH_LOG("load: %s", strerror(errno));
+	ASSERT_EQ(task_link(skel->progs.dump_task_vma, TID, getpid(), &link), 0);
+	memset(rec, 0, sizeof(rec));
+	nmaps = maps_starts(maps, ARRAY_SIZE(maps));
+	ASSERT_GT(nmaps, CHURN_PAGES);
+
+	ASSERT_EQ(0, pthread_create(&churn, NULL, churn_fn, NULL));
+	for (i = 0; i < CHURN_WALKS; i++) {
+		n = iter_read(link, rec, sizeof(rec), sizeof(rec), &end);
+		last = n / (ssize_t)sizeof(rec[0]) - 1;
+		EXPECT_EQ(0, end.err) TH_LOG("walk %d", i);
+		EXPECT_LE(nmaps - 1, last) TH_LOG("walk %d: %d VMAs", i, last + 1);
+		EXPECT_EQ(maps[nmaps - 1], last >= 0 ? rec[last].start : 0)
+			TH_LOG("walk %d: %d VMAs", i, last + 1);
+		for (k = 1; k <= last && rec[k - 1].start < rec[k].start; k++)
+			;
+		EXPECT_GT(k, last) TH_LOG("walk %d: VMA %d at %#llx after one at %#llx",
+					  i, k, (unsigned long long)rec[k].start,
+					  (unsigned long long)rec[k - 1].start);
+		if (!kc_passed(_metadata))
+			break;
+	}
+	__atomic_store_n(&churn_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(churn, NULL);
+	bpf_link__destroy(link);
+	task_iter__destroy(skel);
+	munmap(area, CHURN_PAGES * 4096);
+}
+
 /*
  * task_vma, pid set: the leader's VMAs and those of the thread with its
  * own file table (0301), both the same mm, nobody else's.

@@ -337,6 +337,21 @@ class LoopTest(unittest.TestCase):
 			self.assertEqual(rerun.read_text(), 'fa,fb\n')
 
 	@unittest.skipUnless(Path('/bin/busybox').exists(), 'no busybox')
+	def test_each_mutant_starts_with_the_warn_onces_unfired(self) -> None:
+		# the stand-in tests "fire" a WARN_ON_ONCE (empty the stand-in
+		# of debugfs's clear_warn_once): each mutant's tests find it
+		# written again, or a WARN that mutant 3 fired would be silent
+		# under mutant 4 (btf.c's ref_regno WARN_ON_ONCE, first fired by
+		# an upstream test under another mutant of the boot)
+		with tempfile.TemporaryDirectory() as tmp:
+			once = Path(tmp) / 'clear_warn_once'
+			once.write_text('')
+			r = guest_loop(tmp, f'echo "once $(cat {once})"; : > {once}\n',
+				       '0,3-4,0', 'fb', KCONFORM_WARN_ONCE=str(once))
+			self.assertEqual([line for line in r.stdout.splitlines()
+					  if line.startswith('once')], ['once 1'] * 4)
+
+	@unittest.skipUnless(Path('/bin/busybox').exists(), 'no busybox')
 	def test_a_deadline_kills_the_mutants_tests_and_their_children(self) -> None:
 		# mutant 5's stand-in run_kselftest.sh never ends (a child that
 		# sleeps on, as a harness's test waits): both die at the deadline
