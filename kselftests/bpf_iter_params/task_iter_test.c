@@ -618,7 +618,8 @@ static void *churn_fn(void *arg)
  * mmap_lock lets it in and goes on from the VMA it was at
  * (task_vma_seq_get_next(), "In case of lock contention"), so that each
  * of CHURN_WALKS walks ends at the last VMA /proc/self/maps lists and
- * gives each VMA once, in address order.
+ * gives each VMA once, in address order, and the program's epilogue (no
+ * VMA) comes once, after the last of them.
  * CHURN_PAGES pages of alternating protection make the walks long.
  */
 TEST(task_vma_walk_goes_on_past_a_waiting_writer)
@@ -647,6 +648,8 @@ TEST(task_vma_walk_goes_on_past_a_waiting_writer)
 
 	ASSERT_EQ(0, pthread_create(&churn, NULL, churn_fn, NULL));
 	for (i = 0; i < CHURN_WALKS; i++) {
+		skel->bss->vmas = 0;
+		skel->bss->epilogues = 0;
 		n = iter_read(link, rec, sizeof(rec), sizeof(rec), &end);
 		last = n / (ssize_t)sizeof(rec[0]) - 1;
 		EXPECT_EQ(0, end.err) TH_LOG("walk %d", i);
@@ -658,6 +661,10 @@ TEST(task_vma_walk_goes_on_past_a_waiting_writer)
 		EXPECT_GT(k, last) TH_LOG("walk %d: VMA %d at %#llx after one at %#llx",
 					  i, k, (unsigned long long)rec[k].start,
 					  (unsigned long long)rec[k - 1].start);
+		EXPECT_EQ(1, skel->bss->epilogues) TH_LOG("walk %d", i);
+		EXPECT_EQ(last + 1, skel->bss->vmas_at_epilogue)
+			TH_LOG("walk %d: epilogue after %u of %d VMAs", i,
+			       skel->bss->vmas_at_epilogue, last + 1);
 		if (!kc_passed(_metadata))
 			break;
 	}

@@ -40,6 +40,11 @@ int dump_task_file(struct bpf_iter__task_file *ctx)
 	return 0;
 }
 
+/* task_vma: VMAs shown, and how many there were at the epilogue */
+__u32 vmas;
+__u32 vmas_at_epilogue;
+__u32 epilogues;
+
 SEC("iter/task_vma")
 int dump_task_vma(struct bpf_iter__task_vma *ctx)
 {
@@ -47,8 +52,13 @@ int dump_task_vma(struct bpf_iter__task_vma *ctx)
 	struct vm_area_struct *vma = ctx->vma;
 	struct vma_rec r;
 
+	if (!task && !vma) {
+		epilogues++;
+		vmas_at_epilogue = vmas;
+	}
 	if (!task || !vma)
 		return 0;
+	vmas++;
 	r.tid = task->pid;
 	r.pad = 0;
 	r.start = vma->vm_start;
